@@ -1,0 +1,49 @@
+// LineReader: splits a ByteSource into lines with memchr over a fixed buffer, without a heap
+// allocation per line. Handles CRLF, a last line without newline, and over-long lines (cut at
+// max_line bytes, the rest of the physical line skipped and reported as truncated).
+//
+// Lifetime: the view returned by Next() is valid until the next call to Next().
+#ifndef NCCLSCOPE_INPUT_LINE_READER_H_
+#define NCCLSCOPE_INPUT_LINE_READER_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ncclscope/base/status.h"
+#include "ncclscope/input/byte_source.h"
+
+namespace ncclscope {
+
+class LineReader {
+ public:
+  static constexpr size_t kDefaultMaxLine = 64 * 1024;
+
+  explicit LineReader(ByteSource* source, size_t max_line = kDefaultMaxLine);
+
+  /// Returns false at end of input (or after a read error: see status()). *truncated is set when
+  /// the physical line was longer than max_line.
+  bool Next(std::string_view* line, bool* truncated);
+
+  /// Non-ok if reading stopped because the source was damaged.
+  const Status& status() const { return status_; }
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t lines_read() const { return lines_read_; }
+
+ private:
+  bool Fill();
+
+  ByteSource* source_;
+  size_t max_line_;
+  std::vector<char> buf_;
+  size_t begin_ = 0;  // start of unconsumed data
+  size_t end_ = 0;    // end of valid data
+  bool eof_ = false;
+  Status status_;
+  uint64_t bytes_read_ = 0;
+  uint64_t lines_read_ = 0;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_INPUT_LINE_READER_H_

@@ -1,0 +1,19 @@
+// Helpers shared by the tests: paths into testdata/ and whole-file reads.
+#ifndef NCCLSCOPE_TESTS_TEST_UTIL_H_
+#define NCCLSCOPE_TESTS_TEST_UTIL_H_
+
+#include <string>
+#include <string_view>
+
+namespace ncclscope::testing {
+
+/// Absolute path of a file under testdata/.
+std::string TestData(std::string_view relative);
+/// Whole file as a string; fails the current test if unreadable.
+std::string ReadFileOrDie(const std::string& path);
+/// Path of the built ncclscope binary.
+std::string BinaryPath();
+
+}  // namespace ncclscope::testing
+
+#endif  // NCCLSCOPE_TESTS_TEST_UTIL_H_
