@@ -1,0 +1,42 @@
+// Analyze: the whole pipeline in one call. inputs → lines → events → job model → link
+// classification → rules → findings. Every command that needs the model goes through here.
+#ifndef NCCLSCOPE_ANALYSIS_ANALYZE_H_
+#define NCCLSCOPE_ANALYSIS_ANALYZE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ncclscope/base/status.h"
+#include "ncclscope/input/input_set.h"
+#include "ncclscope/model/job.h"
+#include "ncclscope/rules/finding.h"
+#include "ncclscope/rules/rule_options.h"
+
+namespace ncclscope {
+
+struct AnalyzeOptions {
+  std::vector<std::string> inputs;  ///< Paths; empty or "-" = stdin.
+  std::string topo_path;            ///< nvidia-smi topo -m output (optional).
+  RuleOptions rules;
+  bool run_rules = true;
+};
+
+struct AnalysisResult {
+  Job job;
+  std::vector<Finding> findings;
+  std::vector<InputProblem> problems;  ///< Unreadable/missing/damaged inputs (exit code 2).
+};
+
+/// Runs the pipeline over files. Problems with single inputs are collected in
+/// result->problems and the other inputs are still analysed; a non-ok Status means nothing could
+/// be analysed at all (e.g. an unreadable --topo file).
+Status Analyze(const AnalyzeOptions& options, AnalysisResult* result);
+
+/// Runs the pipeline over in-memory text (tests, fuzzing). `name` is the source's display name.
+AnalysisResult AnalyzeText(std::string_view text, std::string_view name = "test.log",
+                           const AnalyzeOptions& options = {});
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_ANALYSIS_ANALYZE_H_
