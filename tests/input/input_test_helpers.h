@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -57,13 +58,22 @@ inline void WriteGzip(const std::string& path, const std::vector<std::string>& m
     std::string tmp = path + ".member";
     gzFile gz = gzopen(tmp.c_str(), "wb");
     ASSERT_NE(gz, nullptr);
-    if (!m.empty()) ASSERT_EQ(gzwrite(gz, m.data(), static_cast<unsigned>(m.size())), int(m.size()));
+    if (!m.empty()) {
+      ASSERT_EQ(gzwrite(gz, m.data(), static_cast<unsigned>(m.size())), int(m.size()));
+    }
     ASSERT_EQ(gzclose(gz), Z_OK);
     std::ifstream in(tmp, std::ios::binary);
     all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     std::filesystem::remove(tmp);
   }
   WriteFile(path, all);
+}
+
+/// Whole file as bytes (empty if unreadable).
+inline std::string ReadFileOrDieForInput(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 /// Reads `source` to the end (or the first error, returned in *status) in odd-sized chunks.

@@ -202,8 +202,7 @@ TEST(LineReader, HundredMegabyteLineWithoutNewlineUsesBoundedMemoryAndEnds) {
   EXPECT_FALSE(reader.Next(&line, &truncated));
   EXPECT_EQ(reader.bytes_read(), kSize + 11);
   EXPECT_EQ(reader.lines_read(), 2u);
-  const auto secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(secs, 5.0);
 }
 

@@ -124,8 +124,8 @@ TEST(StripPrefixes, TorchrunCustomRoleName) {
 }
 
 TEST(StripPrefixes, PytorchRankPrefixLeavesTheC10Header) {
-  Stripped s = Strip(
-      "[rank0]:[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught");
+  Stripped s =
+      Strip("[rank0]:[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught");
   EXPECT_EQ(s.text, "[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught");
   EXPECT_EQ(s.meta.launcher_rank, 0);
 }
