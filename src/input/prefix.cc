@@ -160,7 +160,16 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
   return 0;
 }
 
-/// docker compose `svc-1  | ` (name, one or more spaces, `|`, a space or end of line).
+/// True if `name` ends in a compose replica index (`svc-1`, `proj_svc_12`).
+bool HasReplicaIndex(std::string_view name) {
+  size_t k = name.size();
+  while (k > 0 && IsDigit(name[k - 1])) --k;
+  return k < name.size() && k >= 2 && (name[k - 1] == '-' || name[k - 1] == '_');
+}
+
+/// docker compose `svc-1  | ` (name, spaces, `|`, a space or end of line). Compose pads names to
+/// one width, so only the longest has a single space; a single space is accepted only after a
+/// replica index, which keeps NCCL's own tables (`ReduceScatter |        0 ...`) intact.
 size_t MatchCompose(std::string_view s, LineMeta* meta) {
   size_t k = 0;
   while (k < s.size() &&
@@ -171,6 +180,7 @@ size_t MatchCompose(std::string_view s, LineMeta* meta) {
   const size_t name_end = k;
   while (k < s.size() && s[k] == ' ') ++k;
   if (k >= s.size() || s[k] != '|') return 0;
+  if (k == name_end + 1 && !HasReplicaIndex(s.substr(0, name_end))) return 0;
   ++k;
   if (k < s.size()) {
     if (s[k] != ' ') return 0;

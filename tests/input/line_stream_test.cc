@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "input_test_helpers.h"
+#include "ncclscope/input/input_set.h"
+#include "ncclscope/input/prefix.h"
 #include "test_util.h"
 
 namespace ncclscope {
@@ -142,6 +144,35 @@ TEST(LineStream, TruncatedGzipGivesTheLinesBeforeTheDamageAndAStatus) {
   EXPECT_LE(n, 30000u);
   EXPECT_FALSE(stream.diagnostics().status.ok());
   EXPECT_EQ(stream.diagnostics().status.message(), dir.Path("log.gz") + ": truncated gzip stream");
+}
+
+TEST(LineStream, CorpusLinesLoseOnlyPytorchRankPrefixes) {
+  const ExpandedInputs all = ExpandInputs({testing::TestData("corpus")});
+  ASSERT_GT(all.inputs.size(), 20u);
+  std::string scratch;
+  for (const InputPath& in : all.inputs) {
+    if (in.path.ends_with("tee_prefix.log")) continue;
+    Status err;
+    auto src = OpenByteSource(in.path, &err);
+    ASSERT_NE(src, nullptr) << err.message();
+    LineReader reader(src.get());
+    std::string_view raw;
+    bool truncated;
+    while (reader.Next(&raw, &truncated)) {
+      LineMeta meta;
+      std::string_view text = StripPrefixes(raw, &meta, &scratch);
+      if (text == raw) continue;
+      if (meta.had_ansi) {  // nvidia-smi topo -m underlines its header.
+        EXPECT_EQ(text.find('\x1b'), std::string_view::npos);
+        continue;
+      }
+      // Only PyTorch's `[rankN]:` may go (hang.log, the seeds).
+      const std::string rank = "[rank" + std::to_string(meta.launcher_rank) + "]:";
+      EXPECT_EQ(std::string(raw), rank + std::string(text))
+          << in.name << ":" << reader.lines_read();
+    }
+    EXPECT_TRUE(reader.status().ok()) << in.name;
+  }
 }
 
 TEST(IsValidUtf8, AcceptsWellFormedAndRejectsMalformedSequences) {

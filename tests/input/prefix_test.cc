@@ -70,6 +70,10 @@ TEST(StripPrefixes, LinesWithoutPrefixesAreUnchanged) {
            std::string_view("[default0] missing colon"),
            std::string_view("svc-1 |no space after pipe"),
            std::string_view("NCCL_DEBUG=INFO"),
+           std::string_view("ReduceScatter |        0         0         1   |             1"),
+           std::string_view("     Function |       LL     LL128    Simple   |          Tree"),
+           std::string_view("    AllReduce |        0         0         1   |             1"),
+           std::string_view("svc | single space without replica index"),
        }) {
     ExpectUnchanged(raw);
   }
@@ -170,9 +174,12 @@ TEST(StripPrefixes, DockerComposeServiceGoesToMeta) {
   Stripped s = Strip(std::string("svc-1  | ") + std::string(kNccl));
   EXPECT_EQ(s.text, kNccl);
   EXPECT_EQ(s.service, "svc-1");
-  Stripped one = Strip("worker_2.a | x");
+  Stripped one = Strip("proj_worker_12 | x");
   EXPECT_EQ(one.text, "x");
-  EXPECT_EQ(one.service, "worker_2.a");
+  EXPECT_EQ(one.service, "proj_worker_12");
+  Stripped padded = Strip("db    | ready");
+  EXPECT_EQ(padded.text, "ready");
+  EXPECT_EQ(padded.service, "db");
   Stripped empty = Strip("svc-1  |");
   EXPECT_EQ(empty.text, "");
   EXPECT_EQ(empty.service, "svc-1");
