@@ -183,7 +183,8 @@ bool ParseTrees(std::string_view body, EventData* data) {
   return true;
 }
 
-// "24 coll channels, 24 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer"
+// "24 coll channels, 24 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per
+// peer"
 bool ParseChannelCounts(std::string_view body, EventData* data) {
   ChannelCounts cc;
   bool any = false;

@@ -136,7 +136,7 @@ void ApplySuffixes(std::string_view rest, TransportSpec* t) {
 void ParseP2p(std::string_view rest, TransportSpec* t) {
   t->type = TransportType::kP2P;
   static constexpr std::string_view kModes[] = {"direct pointer", "common device", "indirect",
-                                                "CUMEM", "IPC", "MNNVL"};
+                                                "CUMEM",          "IPC",           "MNNVL"};
   for (std::string_view m : kModes) {
     if (StartsWith(rest, m) && (rest.size() == m.size() || rest[m.size()] == '/')) {
       t->mode = rest.substr(0, m.size());

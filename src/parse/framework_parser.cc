@@ -73,7 +73,8 @@ bool ReadHeader(TextCursor* c, EventContext* ctx) {
   return true;
 }
 
-// "[Rank 0] ", "[PG 0 Rank 0] ", "[PG 0 (desc) Rank 0] ", "[PG ID 0 PG GUID 0(default_pg) Rank 0] ".
+// "[Rank 0] ", "[PG 0 Rank 0] ", "[PG 0 (desc) Rank 0] ", "[PG ID 0 PG GUID 0(default_pg) Rank 0]
+// ".
 void ReadLogPrefix(TextCursor* c, int* rank, int* pg_id, std::string_view* pg_desc) {
   std::string_view r = c->rest();
   if (!StartsWith(r, "[Rank ") && !StartsWith(r, "[PG ")) return;
@@ -229,7 +230,11 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     ctx->torch_rank = r;
     c.SkipSpaces();
   }
-  ReadHeader(&c, ctx);
+  const bool header = ReadHeader(&c, ctx);
+  // Without a header, indented text is traceback source code ("    raise ChildFailedError(").
+  if (!header && (c.Peek() == ' ' || c.Peek() == '\t' || StartsWith(c.rest(), "raise "))) {
+    return false;
+  }
   int rank = -1, pg_id = -1;
   std::string_view pg_desc;
   ReadLogPrefix(&c, &rank, &pg_id, &pg_desc);

@@ -131,16 +131,41 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
 }
 
 std::string_view EventTypeName(const EventData& data) {
-  static constexpr std::string_view kNames[] = {
-      "nccl_version",     "cuda_driver_version", "env_setting",   "comm_config",
-      "bootstrap_interface", "bootstrap_timings", "init_timings", "plugin",
-      "using_network",    "ib_devices",          "socket_devices", "gdr_status",
-      "ofi",              "comm_init",           "comm_end",      "comm_topology",
-      "ring_order",       "tree_topology",       "graph_ring",    "channel_counts",
-      "connected_all",    "connection",          "graph_pattern", "graph_paths",
-      "p2p_disabled",     "collective",          "coll_algo",     "warning",
-      "error_trail",      "watchdog_timeout",    "work_progress", "framework_nccl_error",
-      "framework_event",  "known_noise",         "unrecognized"};
+  static constexpr std::string_view kNames[] = {"nccl_version",
+                                                "cuda_driver_version",
+                                                "env_setting",
+                                                "comm_config",
+                                                "bootstrap_interface",
+                                                "bootstrap_timings",
+                                                "init_timings",
+                                                "plugin",
+                                                "using_network",
+                                                "ib_devices",
+                                                "socket_devices",
+                                                "gdr_status",
+                                                "ofi",
+                                                "comm_init",
+                                                "comm_end",
+                                                "comm_topology",
+                                                "ring_order",
+                                                "tree_topology",
+                                                "graph_ring",
+                                                "channel_counts",
+                                                "connected_all",
+                                                "connection",
+                                                "graph_pattern",
+                                                "graph_paths",
+                                                "p2p_disabled",
+                                                "collective",
+                                                "coll_algo",
+                                                "warning",
+                                                "error_trail",
+                                                "watchdog_timeout",
+                                                "work_progress",
+                                                "framework_nccl_error",
+                                                "framework_event",
+                                                "known_noise",
+                                                "unrecognized"};
   static_assert(std::size(kNames) == std::variant_size_v<EventData>);
   return kNames[data.index()];
 }

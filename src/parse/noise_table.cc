@@ -140,6 +140,7 @@ std::string_view LookupPrefix(std::string_view body) {
 }  // namespace
 
 std::string_view NoiseFamily(std::string_view body) {
+  while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   std::string_view f = LookupPrefix(body);
   if (!f.empty()) return f;
   if (IsGraphChannelList(body)) return "graph";

@@ -7,7 +7,8 @@
 namespace ncclscope::parse_internal {
 namespace {
 
-// "Selected Provider is efa (found 4 nics)" / "Selected provider is efa, fabric is efa (found 4 nics)"
+// "Selected Provider is efa (found 4 nics)" / "Selected provider is efa, fabric is efa (found 4
+// nics)"
 void ReadProvider(std::string_view rest, OfiEvent* e) {
   size_t end = rest.find_first_of(", (");
   e->value = Trim(rest.substr(0, end));

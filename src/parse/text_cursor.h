@@ -17,7 +17,8 @@ inline bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 /// True if `s` ends with `suffix`.
 inline bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 /// True for ASCII digits.
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
