@@ -178,6 +178,37 @@ void OnCollective(Job* /*job*/, JobBuilder::State* st, int proc, const Collectiv
   if (m) Touch(st, proc, m);
 }
 
+namespace {
+
+/// Whether the device printed in brackets ("1" = nvmlDev, "1b000" = busId) can be rank `r` of
+/// the communicator. Unknown ranks and empty devices cannot be ruled out.
+bool DeviceMatches(const Communicator& c, int r, std::string_view dev) {
+  if (dev.empty()) return true;
+  auto it = c.ranks.find(r);
+  if (it == c.ranks.end()) return true;
+  const CommRank& cr = it->second;
+  bool decimal = dev.size() <= 3 && dev.find_first_not_of("0123456789") == std::string_view::npos;
+  if (decimal && cr.nvml_dev >= 0) return std::to_string(cr.nvml_dev) == dev;
+  if (!decimal && !cr.bus_id.empty()) return cr.bus_id == dev;
+  return true;
+}
+
+/// True if this communicator already has this exact connection (a communicator connects each
+/// channel and connection index once, so a repeat belongs to another communicator).
+bool AlreadyConnected(const Job& job, const JobBuilder::State& st, int comm, const Connection& e) {
+  auto it = st.link_index.find(LinkBucketKey{comm, -1, e.src_rank, e.dst_rank});
+  if (it == st.link_index.end()) return false;
+  for (int idx : it->second) {
+    const Link& l = job.links[idx];
+    if (l.raw == e.raw && l.channels.count(e.channel) &&
+        (e.conn_index < 0 || l.conn_indexes.count(e.conn_index)))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                   const Connection& e) {
   // The printing process owns the sender rank, except on NET [receive] lines.
@@ -185,16 +216,29 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
   const int my_rank = receive ? e.dst_rank : e.src_rank;
   const int max_rank = std::max(e.src_rank, e.dst_rank);
   ProcState& ps = st->procs[proc];
-  int fitting = 0;
+  // Candidates: memberships where the rank and size fit and the printed devices match.
   ProcComm* chosen = nullptr;
-  for (auto& m : ps.comms) {
-    if (m.rank != my_rank || m.nranks <= max_rank) continue;
-    ++fitting;
-    if (!chosen || m.last_activity > chosen->last_activity) chosen = &m;
-  }
-  if (ps.current >= 0) {
-    ProcComm& cur = ps.comms[ps.current];
-    if (cur.rank == my_rank && cur.nranks > max_rank) chosen = &cur;
+  int fitting = 0;
+  const bool current_fits = [&] {
+    if (ps.current < 0) return false;
+    const ProcComm& cur = ps.comms[ps.current];
+    return cur.rank == my_rank && cur.nranks > max_rank;
+  }();
+  for (int pass = 0; pass < 2 && fitting == 0; ++pass) {
+    for (auto& m : ps.comms) {
+      if (m.rank != my_rank || m.nranks <= max_rank) continue;
+      const Communicator& c = job->comms[m.comm];
+      if (!DeviceMatches(c, e.src_rank, e.src_dev) || !DeviceMatches(c, e.dst_rank, e.dst_dev))
+        continue;
+      // First pass: skip communicators that already have this very connection.
+      if (pass == 0 && AlreadyConnected(*job, *st, m.comm, e)) continue;
+      ++fitting;
+      bool is_current = current_fits && &m == &ps.comms[ps.current];
+      if (!chosen || is_current ||
+          (!(current_fits && chosen == &ps.comms[ps.current]) &&
+           m.last_activity > chosen->last_activity))
+        chosen = &m;
+    }
   }
   const int comm = chosen ? chosen->comm : -1;
   Attribution attribution = !chosen       ? Attribution::kUnknown
