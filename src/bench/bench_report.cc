@@ -158,7 +158,7 @@ void RenderBenchJson(const std::vector<BenchFileReport>& files, std::ostream& ou
     j["files"].push_back(std::move(jf));
   }
   j["failing"] = failing;
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 Status RunBenchCommand(const BenchCommandOptions& opts, std::ostream& out, int* exit_code) {

@@ -198,7 +198,7 @@ void RenderTopoJson(const TopoMatrix& m, const std::string& source, std::ostream
     rows.push_back(std::move(row));
   }
   j["matrix"] = {{"labels", labels}, {"paths", rows}};
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 Status RunTopoCommand(const TopoCommandOptions& opts, std::ostream& out) {

@@ -136,6 +136,17 @@ TEST(AnalyzeBenchTest, UnfinishedShortSweepGetsNotes) {
   EXPECT_NE(r.notes[1].find("may not have saturated"), std::string::npos);
 }
 
+TEST(RenderBenchJson, InvalidUtf8InDeviceNameIsReplacedNotThrown) {
+  BenchTest t;
+  t.devices.push_back(BenchDevice{0, 0, 1, "h\xff", 0, "0", "GPU\x92"});
+  std::vector<BenchFileReport> files(1);
+  files[0].path = "p";
+  files[0].tests.push_back(AnalyzeBenchTest(t, std::nullopt));
+  std::ostringstream out;
+  RenderBenchJson(files, out);
+  EXPECT_FALSE(nlohmann::json::parse(out.str(), nullptr, false).is_discarded());
+}
+
 TEST(FormatBytes, UsesBinaryUnits) {
   EXPECT_EQ(FormatBytes(0), "0 B");
   EXPECT_EQ(FormatBytes(8), "8 B");

@@ -94,6 +94,17 @@ TEST(DefaultNcclTransport, FollowsNcclP2pLevelDefaultPxb) {
   EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kSys), TransportClass::kSHM);
 }
 
+TEST(RenderTopoJson, InvalidUtf8InNicLegendIsReplacedNotThrown) {
+  std::string text = "\tGPU0\tNIC0\nGPU0\t X \tPIX\nNIC0\tPIX\t X \n\n  NIC0: mlx\x92\n";
+  TopoMatrix m;
+  ASSERT_TRUE(ParseTopoMatrix(text, &m).ok());
+  std::ostringstream out;
+  RenderTopoJson(m, "x", out);
+  nlohmann::json j = nlohmann::json::parse(out.str(), nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["nics"].size(), 1u);
+}
+
 TEST(RunTopoCommand, UnknownFormatIsUsageError) {
   std::ostringstream out;
   Status st = RunTopoCommand({TestData("corpus/topo/h200x4-topo-m.txt"), "yaml"}, out);
