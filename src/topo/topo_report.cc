@@ -35,6 +35,23 @@ std::string GroupMeaning(const TopoPairGroup& g) {
 
 }  // namespace
 
+TransportClass DefaultNcclTransport(TopoPathKind kind) {
+  switch (kind) {
+    case TopoPathKind::kNvlink:
+      return TransportClass::kNVL;
+    case TopoPathKind::kPix:
+    case TopoPathKind::kPxb:
+      return TransportClass::kP2P;
+    case TopoPathKind::kPhb:
+    case TopoPathKind::kNode:
+    case TopoPathKind::kSys:
+      return TransportClass::kSHM;
+    case TopoPathKind::kSelf:
+      break;
+  }
+  return TransportClass::kUnknown;
+}
+
 TopoSummary SummarizeTopo(const TopoMatrix& m) {
   TopoSummary s;
   s.gpus = m.GpuCount();
@@ -93,7 +110,8 @@ void RenderTopoText(const TopoMatrix& m, const std::string& source, std::ostream
   if (!s.groups.empty()) {
     out << "GPU pairs by path (best first):\n";
     for (const TopoPairGroup& g : s.groups) {
-      out << fmt::format("  {:<5} {:<44} {:>3} pair{}: {}\n", g.path, GroupMeaning(g),
+      out << fmt::format("  {:<5} {:<44} NCCL default {:<4} {:>3} pair{}: {}\n", g.path,
+                         GroupMeaning(g), TransportClassName(DefaultNcclTransport(g.kind)),
                          g.pairs.size(), g.pairs.size() == 1 ? "" : "s", PairList(g.pairs));
     }
     out << "\n";
@@ -103,8 +121,8 @@ void RenderTopoText(const TopoMatrix& m, const std::string& source, std::ostream
   } else if (s.nvlink_all_pairs) {
     out << "P2P over NVLink: possible between every GPU pair.\n";
   } else if (s.pcie_only_pairs.size() == static_cast<size_t>(s.gpus * (s.gpus - 1) / 2)) {
-    out << "P2P over NVLink: not possible, no GPU pair has NVLink (PCIe only); expect P2P over "
-           "PCIe or SHM.\n";
+    out << "P2P over NVLink: not possible, no GPU pair has NVLink (PCIe only); NCCL uses P2P "
+           "over PCIe for PIX/PXB pairs and SHM from PHB on (NCCL_P2P_LEVEL default PXB).\n";
   } else {
     out << fmt::format("P2P over NVLink: not possible for {} GPU pair(s), PCIe only: {}\n",
                        s.pcie_only_pairs.size(), PairList(s.pcie_only_pairs));
@@ -156,10 +174,12 @@ void RenderTopoJson(const TopoMatrix& m, const std::string& source, std::ostream
   }
   j["pair_groups"] = json::array();
   for (const TopoPairGroup& g : s.groups) {
-    j["pair_groups"].push_back({{"path", g.path},
-                                {"kind", std::string(PathKindName(g.kind))},
-                                {"meaning", GroupMeaning(g)},
-                                {"pairs", pairs_json(g.pairs)}});
+    j["pair_groups"].push_back(
+        {{"path", g.path},
+         {"kind", std::string(PathKindName(g.kind))},
+         {"meaning", GroupMeaning(g)},
+         {"nccl_default_transport", std::string(TransportClassName(DefaultNcclTransport(g.kind)))},
+         {"pairs", pairs_json(g.pairs)}});
   }
   j["nvlink_all_pairs"] = s.nvlink_all_pairs;
   j["pcie_only_pairs"] = pairs_json(s.pcie_only_pairs);
@@ -178,7 +198,7 @@ void RenderTopoJson(const TopoMatrix& m, const std::string& source, std::ostream
     rows.push_back(std::move(row));
   }
   j["matrix"] = {{"labels", labels}, {"paths", rows}};
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 Status RunTopoCommand(const TopoCommandOptions& opts, std::ostream& out) {

@@ -32,6 +32,7 @@ TEST(RunTopoCommand, G6eTextSaysPcieOnly) {
   std::string text = RunOrFail("corpus/topo/seed002-g6e.12xlarge-topo-m.txt", "text");
   EXPECT_NE(text.find("NODE"), std::string::npos);
   EXPECT_NE(text.find("no GPU pair has NVLink"), std::string::npos) << text;
+  EXPECT_NE(text.find("NCCL default SHM"), std::string::npos) << text;
 }
 
 TEST(RunTopoCommand, P4dJsonHasExpectedKeys) {
@@ -47,6 +48,7 @@ TEST(RunTopoCommand, P4dJsonHasExpectedKeys) {
   EXPECT_TRUE(j["nvlink_all_pairs"].get<bool>());
   ASSERT_EQ(j["pair_groups"].size(), 1u);
   EXPECT_EQ(j["pair_groups"][0]["path"], "NV12");
+  EXPECT_EQ(j["pair_groups"][0]["nccl_default_transport"], "NVL");
   EXPECT_EQ(j["pair_groups"][0]["pairs"].size(), 28u);
   EXPECT_EQ(j["matrix"]["paths"][0][1], "NV12");
 }
@@ -81,6 +83,26 @@ TEST(SummarizeTopo, MixedMatrixGroupsPairsAndFindsNearestNics) {
   EXPECT_NE(out.str().find("not possible for 2 GPU pair(s), PCIe only: 0-2 1-2"), std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("NIC1 (mlx5_1) via PXB"), std::string::npos) << out.str();
+}
+
+TEST(DefaultNcclTransport, FollowsNcclP2pLevelDefaultPxb) {
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kNvlink), TransportClass::kNVL);
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kPix), TransportClass::kP2P);
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kPxb), TransportClass::kP2P);
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kPhb), TransportClass::kSHM);
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kNode), TransportClass::kSHM);
+  EXPECT_EQ(DefaultNcclTransport(TopoPathKind::kSys), TransportClass::kSHM);
+}
+
+TEST(RenderTopoJson, InvalidUtf8InNicLegendIsReplacedNotThrown) {
+  std::string text = "\tGPU0\tNIC0\nGPU0\t X \tPIX\nNIC0\tPIX\t X \n\n  NIC0: mlx\x92\n";
+  TopoMatrix m;
+  ASSERT_TRUE(ParseTopoMatrix(text, &m).ok());
+  std::ostringstream out;
+  RenderTopoJson(m, "x", out);
+  nlohmann::json j = nlohmann::json::parse(out.str(), nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["nics"].size(), 1u);
 }
 
 TEST(RunTopoCommand, UnknownFormatIsUsageError) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ncclscope/base/status.h"
+#include "ncclscope/model/transport_class.h"
 #include "ncclscope/topo/topo_matrix.h"
 
 namespace ncclscope {
@@ -36,6 +37,9 @@ struct TopoSummary {
   std::vector<GpuNicAffinity> nic_affinity;          ///< One per GPU when the matrix has NICs.
 };
 
+/// Transport NCCL picks by default between two GPUs on this path: NVL for NV#, P2P for PIX/PXB,
+/// SHM from PHB on (NCCL's default NCCL_P2P_LEVEL is PXB; AMD hosts with 2 GPUs differ).
+TransportClass DefaultNcclTransport(TopoPathKind kind);
 /// Computes the summary of a parsed matrix.
 TopoSummary SummarizeTopo(const TopoMatrix& m);
 /// Human-readable report; `source` names the input file in the first line.
