@@ -37,7 +37,6 @@ int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream&
     ++events;
     buf.clear();
     AppendEventJson(e, sources[e.ctx.source].name, &buf);
-    buf.push_back('\n');
     os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   };
   for (const auto& input : inputs.inputs) {
