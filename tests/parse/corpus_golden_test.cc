@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "ncclscope/parse/event_json.h"
 #include "ncclscope/parse/line_parser.h"
 #include "parse/corpus_lines.h"
 
@@ -35,6 +37,7 @@ struct FileCounts {
   int connections = 0;
   int unrecognized = 0;
   int events = 0;
+  int invalid_json = 0;
 };
 
 FileCounts CountFile(const std::string& path, bool print_unrecognized) {
@@ -48,6 +51,9 @@ FileCounts CountFile(const std::string& path, bool print_unrecognized) {
     }
     if (parser.Parse(line, &ev) != ParseOutcome::kEvent) continue;
     ++c.events;
+    std::string json;
+    AppendEventJson(ev, "corpus", &json);
+    if (!nlohmann::json::accept(json)) ++c.invalid_json;
     if (std::holds_alternative<Connection>(ev.data)) ++c.connections;
     if (std::getenv("NCCLSCOPE_PRINT_EVENTS") != nullptr) {
       std::string_view fam;
@@ -75,6 +81,7 @@ TEST(CorpusGolden, EveryNcclViaLineIsAConnectionAndUnrecognizedIsRare) {
     EXPECT_EQ(c.connections, c.via_lines);
     EXPECT_LE(c.unrecognized, kMaxUnrecognizedPerFile);
     EXPECT_GT(c.events, 0);
+    EXPECT_EQ(c.invalid_json, 0);
     if (verbose) {
       std::cout << "COUNTS " << path << " events=" << c.events << " connections=" << c.connections
                 << " unrecognized=" << c.unrecognized << "\n";

@@ -1,0 +1,166 @@
+// PyTorch ProcessGroupNCCL and torchelastic lines (§7), incl. real lines from hang.log.
+#include <gtest/gtest.h>
+
+#include "parse/parse_test_util.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::ParseAs;
+using testing::ParseOne;
+
+TEST(Framework, WatchdogTimeoutC10HeaderWithRankTag) {
+  auto p = ParseOne(
+      "[rank0]:[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=6, OpType=ALLREDUCE, NumelIn=16777216, "
+      "NumelOut=16777216, Timeout(ms)=25000) ran for 25021 milliseconds before timing out.");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  EXPECT_EQ(p.event.ctx.level, Level::kTorch);
+  EXPECT_EQ(p.event.ctx.torch_rank, 0);
+  EXPECT_EQ(p.event.ctx.timestamp, "1121 13:39:41.727410739");
+  EXPECT_EQ(p.event.ctx.location, "ProcessGroupNCCL.cpp:689");
+  auto w = std::get<WatchdogTimeout>(p.event.data);
+  EXPECT_EQ(w.rank, 0);
+  EXPECT_EQ(w.seq, 6);
+  EXPECT_EQ(w.op_type, "ALLREDUCE");
+  EXPECT_EQ(w.numel_in, 16777216);
+  EXPECT_EQ(w.timeout_ms, 25000);
+  EXPECT_EQ(w.ran_ms, 25021);
+}
+
+TEST(Framework, WatchdogTimeoutOldWorkNcclWithoutRankTag) {
+  auto p = ParseOne(
+      "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
+      "WorkNCCL(OpType=BROADCAST, TensorShape=[1, 2], Timeout(ms)=1800000) ran for 1800650 "
+      "milliseconds before timing out.");
+  auto w = std::get<WatchdogTimeout>(p.event.data);
+  EXPECT_EQ(p.event.ctx.torch_rank, 2);
+  EXPECT_EQ(w.seq, -1);
+  EXPECT_EQ(w.op_type, "BROADCAST");
+  EXPECT_EQ(w.timeout_ms, 1800000);
+}
+
+TEST(Framework, WorkProgressAllSpellings) {
+  auto a = ParseAs<WorkProgress>(
+      "[E1121 13:39:41.737806899 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank "
+      "0]  failure detected by watchdog at work sequence id: 6 PG status: last enqueued work: 6, "
+      "last completed work: 1");
+  EXPECT_EQ(a.rank, 0);
+  EXPECT_EQ(a.pg_id, 0);
+  EXPECT_EQ(a.pg_desc, "default_pg");
+  EXPECT_EQ(a.failed_seq, 6);
+  EXPECT_EQ(a.last_enqueued, 6);
+  EXPECT_EQ(a.last_completed, 1);
+  auto b = ParseAs<WorkProgress>(
+      "[E ProcessGroupNCCL.cpp:1 ] [PG 1 (tp) Rank 3] Exception (either an error or timeout) "
+      "detected by watchdog at work: 7, last enqueued NCCL work: 8, last completed NCCL work: 6.");
+  EXPECT_EQ(b.pg_id, 1);
+  EXPECT_EQ(b.pg_desc, "tp");
+  EXPECT_EQ(b.failed_seq, 7);
+  EXPECT_EQ(b.last_enqueued, 8);
+  EXPECT_EQ(b.last_completed, 6);
+  auto c = ParseAs<WorkProgress>(
+      "I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] [PG 0 Rank 1] Timeout at NCCL work: "
+      "3, last enqueued NCCL work: 3, last completed NCCL work: 2.");
+  EXPECT_EQ(c.rank, 1);
+  EXPECT_EQ(c.failed_seq, 3);
+  auto d = ParseAs<WorkProgress>(
+      "[E1121 13:39:45.282551439 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank "
+      "3] Received a dump signal due to a collective timeout from  rank 0 and we will try our best "
+      "to dump the debug info. Last enqueued NCCL work: 1, last completed NCCL work: 1.This is "
+      "most likely caused by incorrect usages of collectives");
+  EXPECT_EQ(d.failed_seq, -1);
+  EXPECT_EQ(d.last_enqueued, 1);
+  EXPECT_EQ(d.last_completed, 1);
+}
+
+TEST(Framework, NcclErrorWithAndWithoutExceptionName) {
+  auto a = ParseAs<FrameworkNcclError>(
+      "torch.distributed.DistBackendError: NCCL error in: "
+      "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, unhandled system error (run with "
+      "NCCL_DEBUG=INFO for details), NCCL version 2.28.9");
+  EXPECT_EQ(a.exception, "torch.distributed.DistBackendError");
+  EXPECT_EQ(a.where, "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93");
+  EXPECT_EQ(a.reason, "unhandled system error (run with NCCL_DEBUG=INFO for details)");
+  EXPECT_EQ(a.nccl_version, "2.28.9");
+  auto b = ParseAs<FrameworkNcclError>(
+      "NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:825, invalid usage");
+  EXPECT_TRUE(b.exception.empty());
+  EXPECT_EQ(b.reason, "invalid usage");
+  EXPECT_TRUE(b.nccl_version.empty());
+}
+
+struct FwCase {
+  const char* text;
+  FrameworkKind kind;
+  const char* detail;
+};
+
+class FrameworkEvents : public ::testing::TestWithParam<FwCase> {};
+
+TEST_P(FrameworkEvents, KindAndDetail) {
+  auto e = ParseAs<FrameworkEvent>(GetParam().text);
+  EXPECT_EQ(e.kind, GetParam().kind) << GetParam().text;
+  EXPECT_EQ(e.detail, GetParam().detail) << GetParam().text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Section7, FrameworkEvents,
+    ::testing::Values(
+        FwCase{"ncclSystemError: System call (e.g. socket, malloc) or external library call failed "
+               "or device error. ",
+               FrameworkKind::kNcclErrorDetail, "ncclSystemError"},
+        FwCase{"ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
+               FrameworkKind::kNcclErrorDetail, "ncclInvalidUsage"},
+        FwCase{"[E1121 13:39:45.1 ProcessGroupNCCL.cpp:1] [PG 0 Rank 0] Heartbeat monitor timed "
+               "out! Process will be terminated after dumping debug info.",
+               FrameworkKind::kHeartbeatTimeout, ""},
+        FwCase{"[E1121 13:39:45.1 ProcessGroupNCCL.cpp:1] Process group watchdog thread "
+               "terminated with exception: boom",
+               FrameworkKind::kWatchdogTerminated, "boom"},
+        FwCase{"[E1121 13:39:45.1 ProcessGroupNCCL.cpp:1] To avoid data inconsistency, we are "
+               "taking the entire process down.",
+               FrameworkKind::kTakingDown, ""},
+        FwCase{"NCCL communicator was aborted on rank 3. ", FrameworkKind::kCommAborted, ""},
+        FwCase{"NCCL timeout in communicator initialization.", FrameworkKind::kInitTimeout, ""},
+        FwCase{"[E1121 13:39:45.684220530 ProcessGroupNCCL.cpp:2636] [PG ID 0 PG GUID "
+               "0(default_pg) Rank 0] First PG on this rank to signal dumping.",
+               FrameworkKind::kDumpSignal, ""},
+        FwCase{"W1121 13:40:26.274000 3871 "
+               "torch/distributed/elastic/multiprocessing/api.py:1012] Sending process 3886 "
+               "closing signal SIGTERM",
+               FrameworkKind::kProcessSignal, "SIGTERM"},
+        FwCase{"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+               FrameworkKind::kChildFailed, ""},
+        FwCase{"E1121 13:40:26.603000 3871 torch/distributed/elastic/multiprocessing/api.py:986] "
+               "failed (exitcode: 1) local_rank: 3 (pid: 3889) of binary: /opt/torch/bin/python",
+               FrameworkKind::kChildFailed, "1"},
+        FwCase{"/workspace/workload.py FAILED", FrameworkKind::kChildFailed,
+               "/workspace/workload.py"}));
+
+TEST(Framework, ViaTcpStoreLineIsNotAConnection) {
+  auto p = ParseOne(
+      "[rank3]:[E1121 13:39:45.282344809 ProcessGroupNCCL.cpp:1849] [PG ID 0 PG GUID "
+      "0(default_pg) Rank 3] Observed flight recorder dump signal from another rank via TCPStore.");
+  EXPECT_EQ(std::get<FrameworkEvent>(p.event.data).kind, FrameworkKind::kDumpSignal);
+  EXPECT_EQ(p.event.ctx.torch_rank, 3);
+}
+
+TEST(Framework, LastErrorContinuationBecomesTorchLevelWarning) {
+  std::string a = "Last error:";
+  std::string b = "Failed to initialize any NET plugin";
+  Line la, lb;
+  la.text = a;
+  lb.text = b;
+  LineParser parser;
+  Event ev;
+  EXPECT_EQ(parser.Parse(la, &ev), ParseOutcome::kNotNccl);
+  ASSERT_EQ(parser.Parse(lb, &ev), ParseOutcome::kEvent);
+  EXPECT_EQ(ev.ctx.level, Level::kTorch);
+  EXPECT_EQ(std::get<Warning>(ev.data).category, WarnCategory::kPlugin);
+  // Only the line right after "Last error:" is taken.
+  EXPECT_EQ(parser.Parse(lb, &ev), ParseOutcome::kNotNccl);
+}
+
+}  // namespace
+}  // namespace ncclscope
