@@ -71,8 +71,9 @@ class BootstrapInterfaceRule : public BasicRule {
     f.severity = multi ? Severity::kWarning : Severity::kInfo;
     size_t shown = std::min<size_t>(bad.size(), 4);
     std::vector<std::string> head(bad.begin(), bad.begin() + shown);
-    f.message = std::to_string(bad.size()) + " process(es) bootstrap on an unsuitable interface: " +
-                JoinStrings(head, "; ") + (bad.size() > shown ? "; ..." : "") +
+    f.message = std::to_string(bad.size()) +
+                " process(es) bootstrap on an unsuitable interface: " + JoinStrings(head, "; ") +
+                (bad.size() > shown ? "; ..." : "") +
                 (multi ? ". Other nodes cannot reach this address."
                        : ". Harmless while all ranks share one host.");
     out->push_back(std::move(f));

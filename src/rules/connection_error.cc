@@ -9,8 +9,7 @@ namespace {
 class ConnectionErrorRule : public BasicRule {
  public:
   ConnectionErrorRule()
-      : BasicRule("connection-error", Severity::kError,
-                  "Socket connection between ranks failed",
+      : BasicRule("connection-error", Severity::kError, "Socket connection between ranks failed",
                   "\"Connection closed by remote peer\" usually means that other rank died "
                   "first: find the first failing rank (earliest timestamp, suspect ranks) and its "
                   "own error. \"Connection refused\"/timeouts mean the peer's address is not "
@@ -41,8 +40,6 @@ class ConnectionErrorRule : public BasicRule {
 
 }  // namespace
 
-std::unique_ptr<Rule> MakeConnectionErrorRule() {
-  return std::make_unique<ConnectionErrorRule>();
-}
+std::unique_ptr<Rule> MakeConnectionErrorRule() { return std::make_unique<ConnectionErrorRule>(); }
 
 }  // namespace ncclscope::rules_internal

@@ -26,11 +26,13 @@ class CudaErrorRule : public BasicRule {
     for (const WarnRecord* w : records) {
       AddWarnRecord(ctx.job, *w, &f);
       if (ContainsNoCase(w->message, "system not yet initialized")) {
-        hint = " The GPUs' NVSwitch fabric is not initialised: nvidia-fabricmanager is not "
-               "running.";
+        hint =
+            " The GPUs' NVSwitch fabric is not initialised: nvidia-fabricmanager is not "
+            "running.";
       } else if (ContainsNoCase(w->message, "peer access") && hint.empty()) {
-        hint = " GPU peer access is not available between these GPUs (virtualisation, "
-               "ACS/IOMMU).";
+        hint =
+            " GPU peer access is not available between these GPUs (virtualisation, "
+            "ACS/IOMMU).";
       } else if (ContainsNoCase(w->message, "out of memory") && hint.empty()) {
         hint = " The GPU ran out of memory.";
       }

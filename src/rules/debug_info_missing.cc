@@ -18,8 +18,8 @@ class DebugInfoMissingRule : public BasicRule {
     const Job& job = ctx.job;
     bool info_seen = !job.comms.empty() || !job.links.empty();
     for (const Process& p : job.processes) {
-      info_seen = info_seen || !p.env.empty() || !p.bootstrap_if.empty() ||
-                  !p.network.empty() || !p.plugins.empty();
+      info_seen = info_seen || !p.env.empty() || !p.bootstrap_if.empty() || !p.network.empty() ||
+                  !p.plugins.empty();
     }
     if (job.stats.nccl_lines > 0 && info_seen) return;
     Finding f = NewFinding(*this);

@@ -10,8 +10,7 @@ namespace {
 class DuplicateGpuRule : public BasicRule {
  public:
   DuplicateGpuRule()
-      : BasicRule("duplicate-gpu", Severity::kError,
-                  "Two ranks of one communicator share a GPU",
+      : BasicRule("duplicate-gpu", Severity::kError, "Two ranks of one communicator share a GPU",
                   "Give each rank its own GPU: call torch.cuda.set_device(local_rank) before "
                   "init_process_group, use LOCAL_RANK (not RANK) as the device index, and do not "
                   "override CUDA_VISIBLE_DEVICES per rank inconsistently. Kubernetes: request "

@@ -16,8 +16,7 @@ bool PerProcessSetting(std::string_view name) {
 class EnvMismatchRule : public BasicRule {
  public:
   EnvMismatchRule()
-      : BasicRule("env-mismatch", Severity::kWarning,
-                  "NCCL settings differ between processes",
+      : BasicRule("env-mismatch", Severity::kWarning, "NCCL settings differ between processes",
                   "Set NCCL_* variables identically for every rank: in one place of the "
                   "Kubernetes PodTemplate/JobSet (not per pod), in the Slurm batch script before "
                   "srun (`--export=ALL`), and check /etc/nccl.conf and ~/.nccl.conf on the odd "

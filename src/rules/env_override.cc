@@ -34,9 +34,7 @@ constexpr Notable kNotable[] = {
     {"NCCL_IB_DISABLE", "disables InfiniBand/RoCE",
      [](std::string_view v, const Job& j) { return IsTruthy(v) && IsMultiNode(j); }},
     {"NCCL_NET_GDR_LEVEL", "limits GPUDirect RDMA by PCIe distance",
-     [](std::string_view v, const Job& j) {
-       return (v == "LOC" || v == "0") && IsMultiNode(j);
-     }},
+     [](std::string_view v, const Job& j) { return (v == "LOC" || v == "0") && IsMultiNode(j); }},
     {"NCCL_NET_GDR_READ", "controls GPUDirect RDMA reads", Never},
     {"NCCL_P2P_LEVEL", "limits P2P by PCIe/NVLink distance",
      [](std::string_view v, const Job& j) {
@@ -53,7 +51,9 @@ constexpr Notable kNotable[] = {
     {"NCCL_SOCKET_IFNAME", "selects the socket/bootstrap interfaces", Never},
     {"NCCL_IB_HCA", "selects the IB HCAs", Never},
     {"NCCL_NET", "forces the network",
-     [](std::string_view v, const Job& j) { return ContainsNoCase(v, "Socket") && IsMultiNode(j); }},
+     [](std::string_view v, const Job& j) {
+       return ContainsNoCase(v, "Socket") && IsMultiNode(j);
+     }},
     {"NCCL_NET_PLUGIN", "selects the net plugin", Never},
     {"NCCL_MIN_NCHANNELS", "sets the minimum channel count", Never},
     {"NCCL_MAX_NCHANNELS", "caps the channel count", Never},
@@ -109,8 +109,8 @@ class EnvOverrideRule : public BasicRule {
           f.title = std::string(n.name) + " disables a fast path this job would use";
           for (int p : procs) AddProcess(job, p, &f);
           AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
-          f.message = item + " (" + std::string(n.effect) + ") on " +
-                      std::to_string(procs.size()) + " process(es), although the job has ranks "
+          f.message = item + " (" + std::string(n.effect) + ") on " + std::to_string(procs.size()) +
+                      " process(es), although the job has ranks "
                       "that would use it.";
           out->push_back(std::move(f));
           continue;

@@ -28,7 +28,7 @@ class HangSuspectedRule : public BasicRule {
     bool any_complete = false;
     for (const Communicator& c : job.comms) {
       for (const auto& [r, cr] : c.ranks) {
-        if (cr.ended) return;             // orderly Destroy/Abort: not a silent hang
+        if (cr.ended) return;                     // orderly Destroy/Abort: not a silent hang
         if (cr.started && !cr.completed) return;  // init-incomplete covers it
         any_complete = any_complete || cr.completed;
       }
@@ -59,7 +59,8 @@ class HangSuspectedRule : public BasicRule {
       for (const auto& [r, cr] : c.ranks) completed += cr.completed ? 1 : 0;
     }
     f.message = "All " + std::to_string(job.comms.size()) + " communicator(s) initialised (" +
-                std::to_string(completed) + " rank inits completed), no NCCL error or warning, "
+                std::to_string(completed) +
+                " rank inits completed), no NCCL error or warning, "
                 "no communicator was destroyed, and the job was then terminated by a signal";
     if (!signal->detail.empty()) f.message += " (" + signal->detail + ")";
     f.message += ": the job most likely hung in a collective.";

@@ -60,10 +60,10 @@ class InitIncompleteRule : public BasicRule {
         AddComm(&missing, c.id);
         for (int r : absent) AddSuspectRank(&missing, c.parent_id.empty() ? r : -1);
         if (!c.ranks.empty()) AddEvidence(&missing, c.ranks.begin()->second.start_evidence);
-        std::string list = absent.size() > 16
-                               ? JoinInts(std::vector<int>(absent.begin(), absent.begin() + 16)) +
-                                     ",..."
-                               : JoinInts(absent);
+        std::string list =
+            absent.size() > 16
+                ? JoinInts(std::vector<int>(absent.begin(), absent.begin() + 16)) + ",..."
+                : JoinInts(absent);
         missing_parts.push_back("comm " + c.id + " has " + std::to_string(c.nranks) +
                                 " ranks, the logs show " + std::to_string(c.ranks.size()) +
                                 " (missing " + list + ")");
@@ -71,22 +71,21 @@ class InitIncompleteRule : public BasicRule {
     }
     if (!stuck_parts.empty()) {
       size_t shown = std::min<size_t>(stuck_parts.size(), 4);
-      stuck.message = JoinStrings(std::vector<std::string>(stuck_parts.begin(),
-                                                           stuck_parts.begin() + shown),
-                                  "; ") +
-                      (stuck_parts.size() > shown ? "; and " +
-                                                        std::to_string(stuck_parts.size() - shown) +
-                                                        " more communicator(s)"
-                                                  : "") +
-                      ".";
+      stuck.message =
+          JoinStrings(std::vector<std::string>(stuck_parts.begin(), stuck_parts.begin() + shown),
+                      "; ") +
+          (stuck_parts.size() > shown
+               ? "; and " + std::to_string(stuck_parts.size() - shown) + " more communicator(s)"
+               : "") +
+          ".";
       out->push_back(std::move(stuck));
     }
     if (!missing_parts.empty()) {
       size_t shown = std::min<size_t>(missing_parts.size(), 3);
       missing.message =
-          JoinStrings(std::vector<std::string>(missing_parts.begin(),
-                                               missing_parts.begin() + shown),
-                      "; ") +
+          JoinStrings(
+              std::vector<std::string>(missing_parts.begin(), missing_parts.begin() + shown),
+              "; ") +
           (missing_parts.size() > shown
                ? "; and " + std::to_string(missing_parts.size() - shown) + " more"
                : "") +

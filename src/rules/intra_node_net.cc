@@ -14,10 +14,10 @@ int PlatformGpus(std::string_view platform) {
     int gpus;
   };
   static constexpr Entry kEntries[] = {
-      {"p4d.24xlarge", 8},  {"p4de.24xlarge", 8}, {"p5.48xlarge", 8},  {"p5e.48xlarge", 8},
-      {"p5en.48xlarge", 8}, {"p6-b200.48xlarge", 8}, {"g5.48xlarge", 8}, {"g5.24xlarge", 4},
-      {"g5.12xlarge", 4},   {"g6.48xlarge", 8},   {"g6.24xlarge", 4},  {"g6.12xlarge", 4},
-      {"g6e.48xlarge", 8},  {"g6e.24xlarge", 4},  {"g6e.12xlarge", 4}, {"p3dn.24xlarge", 8},
+      {"p4d.24xlarge", 8},  {"p4de.24xlarge", 8},    {"p5.48xlarge", 8},  {"p5e.48xlarge", 8},
+      {"p5en.48xlarge", 8}, {"p6-b200.48xlarge", 8}, {"g5.48xlarge", 8},  {"g5.24xlarge", 4},
+      {"g5.12xlarge", 4},   {"g6.48xlarge", 8},      {"g6.24xlarge", 4},  {"g6.12xlarge", 4},
+      {"g6e.48xlarge", 8},  {"g6e.24xlarge", 4},     {"g6e.12xlarge", 4}, {"p3dn.24xlarge", 8},
   };
   for (const Entry& e : kEntries) {
     if (platform.substr(0, e.prefix.size()) == e.prefix) return e.gpus;
@@ -28,8 +28,7 @@ int PlatformGpus(std::string_view platform) {
 class IntraNodeNetRule : public BasicRule {
  public:
   IntraNodeNetRule()
-      : BasicRule("intra-node-net", Severity::kWarning,
-                  "GPUs of one host talk over the network",
+      : BasicRule("intra-node-net", Severity::kWarning, "GPUs of one host talk over the network",
                   "Run one pod (or one Slurm task set) per node with all of its GPUs, so NCCL "
                   "sees them as one node and uses NVLink/P2P: Kubernetes: one pod per node "
                   "requesting all `nvidia.com/gpu` of the node (e.g. 8 on p4d/p5), torchrun "
@@ -60,8 +59,10 @@ class IntraNodeNetRule : public BasicRule {
       std::vector<std::string> cls;
       for (const auto& [name, n] : classes) cls.push_back(std::to_string(n) + " over " + name);
       f.message = std::to_string(links.size()) + " links of comm " + CommName(job, comm) +
-                  " join ranks on the same physical host (" + JoinStrings(f.hosts) + ") but run "
-                  "over the network (" + JoinStrings(cls) + ")";
+                  " join ranks on the same physical host (" + JoinStrings(f.hosts) +
+                  ") but run "
+                  "over the network (" +
+                  JoinStrings(cls) + ")";
       if (comm >= 0) {
         const Communicator& c = job.comms[comm];
         AddComm(&f, c.id);
@@ -135,9 +136,8 @@ class IntraNodeNetRule : public BasicRule {
         }
       }
       f.message = "comm " + c.id + ": " + std::to_string(c.nranks) + " ranks on " +
-                  std::to_string(c.nnodes) + " NCCL nodes with localRanks 1 each, on " +
-                  platform + " instances that have " + std::to_string(gpus) +
-                  " NVLink-connected GPUs each";
+                  std::to_string(c.nnodes) + " NCCL nodes with localRanks 1 each, on " + platform +
+                  " instances that have " + std::to_string(gpus) + " NVLink-connected GPUs each";
       if (!nics.empty()) f.message += " (aws-ofi-nccl found " + nics + " NIC(s) per process)";
       f.message += ": if these single-GPU pods share an instance, all " +
                    std::to_string(net_links) +

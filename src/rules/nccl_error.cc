@@ -49,13 +49,13 @@ class NcclErrorRule : public BasicRule {
         if (version.empty()) version = r->nccl_version;
       }
       for (const FrameworkRecord& r : job.framework) {
-        if (r.kind == FrameworkRecord::Kind::kEvent &&
-            r.event == FrameworkKind::kNcclErrorDetail && f.evidence.size() < 3) {
+        if (r.kind == FrameworkRecord::Kind::kEvent && r.event == FrameworkKind::kNcclErrorDetail &&
+            f.evidence.size() < 3) {
           AddEvidence(&f, r.evidence);
         }
       }
-      f.message = std::to_string(records.size()) + " framework error(s): NCCL error \"" + reason +
-                  "\"";
+      f.message =
+          std::to_string(records.size()) + " framework error(s): NCCL error \"" + reason + "\"";
       if (!where.empty()) f.message += " in " + where;
       if (!version.empty()) f.message += " (NCCL " + version + ")";
       if (!f.ranks.empty()) f.message += " on rank(s) " + JoinInts(f.ranks);

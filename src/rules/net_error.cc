@@ -44,9 +44,9 @@ class NetErrorRule : public BasicRule {
       }
     }
     std::string first = records.empty() ? std::string("NET/OFI request completed with error")
-                                         : records.front()->message;
-    f.message = std::to_string(TotalCount(records) + ofi_errors) + " network error(s): \"" +
-                first + "\"." + hint;
+                                        : records.front()->message;
+    f.message = std::to_string(TotalCount(records) + ofi_errors) + " network error(s): \"" + first +
+                "\"." + hint;
     f.suspect_hosts = f.hosts;
     out->push_back(std::move(f));
   }

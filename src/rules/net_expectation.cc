@@ -42,8 +42,8 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
         Add(&out, "NET plugin " + n.name + " failed to initialize", true, n.evidence);
       } else if ((n.action == PluginAction::kNotFound || n.action == PluginAction::kLoadError) &&
                  plugin_env != nullptr) {
-        Add(&out, "the requested net plugin NCCL_NET_PLUGIN=" + plugin_env->value +
-                      " was not found",
+        Add(&out,
+            "the requested net plugin NCCL_NET_PLUGIN=" + plugin_env->value + " was not found",
             true, n.evidence);
       }
     }

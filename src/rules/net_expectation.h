@@ -12,7 +12,7 @@ namespace ncclscope::rules_internal {
 
 /// One reason to believe a fast network was wanted.
 struct NetExpectation {
-  std::string reason;  ///< "aws-ofi-nccl found no EFA provider (No eligible providers)"
+  std::string reason;          ///< "aws-ofi-nccl found no EFA provider (No eligible providers)"
   bool plugin_failed = false;  ///< A net plugin failed (vs. only a platform hint).
   Evidence evidence;
 };

@@ -87,8 +87,8 @@ class NetPluginFailedRule : public BasicRule {
                       " could not be loaded",
                   Severity::kError, pi, n.evidence);
             } else if (!p.ofi.empty() || (net_env != nullptr && !IsSocketNetName(net_env->value))) {
-              add("the net plugin library (" + n.name + ") could not be loaded",
-                  Severity::kWarning, pi, n.evidence);
+              add("the net plugin library (" + n.name + ") could not be loaded", Severity::kWarning,
+                  pi, n.evidence);
             }
             break;
           default:
@@ -97,7 +97,8 @@ class NetPluginFailedRule : public BasicRule {
       }
     }
     std::set<int> noted;  // Processes whose failure the plugin/OFI records already show.
-    for (const auto& [what, fail] : failures) noted.insert(fail.processes.begin(), fail.processes.end());
+    for (const auto& [what, fail] : failures)
+      noted.insert(fail.processes.begin(), fail.processes.end());
     for (const WarnRecord& w : job.warnings) {
       if (!IsNetPluginWarning(w)) continue;
       for (int p : w.processes) {
@@ -132,8 +133,6 @@ class NetPluginFailedRule : public BasicRule {
 
 }  // namespace
 
-std::unique_ptr<Rule> MakeNetPluginFailedRule() {
-  return std::make_unique<NetPluginFailedRule>();
-}
+std::unique_ptr<Rule> MakeNetPluginFailedRule() { return std::make_unique<NetPluginFailedRule>(); }
 
 }  // namespace ncclscope::rules_internal

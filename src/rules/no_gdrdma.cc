@@ -10,8 +10,7 @@ namespace {
 class NoGdrdmaRule : public BasicRule {
  public:
   NoGdrdmaRule()
-      : BasicRule("no-gdrdma", Severity::kWarning,
-                  "RDMA network links without GPUDirect RDMA",
+      : BasicRule("no-gdrdma", Severity::kWarning, "RDMA network links without GPUDirect RDMA",
                   "Enable GPUDirect RDMA: load the nvidia-peermem kernel module (or use DMA-BUF "
                   "with a recent driver and kernel), keep NCCL_NET_GDR_LEVEL unset or at least "
                   "PHB/SYS as the topology needs, and make sure GPU and NIC share a PCIe switch. "

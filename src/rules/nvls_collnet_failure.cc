@@ -19,8 +19,8 @@ class WarnGroupRule : public BasicRule {
     if (records.empty()) return;
     Finding f = NewFinding(*this);
     for (const WarnRecord* w : records) AddWarnRecord(ctx.job, *w, &f);
-    f.message = std::to_string(TotalCount(records)) + " " + std::string(what_) +
-                " warning(s) on " + std::to_string(ProcessCount(records)) + " process(es): \"" +
+    f.message = std::to_string(TotalCount(records)) + " " + std::string(what_) + " warning(s) on " +
+                std::to_string(ProcessCount(records)) + " process(es): \"" +
                 records.front()->message + "\"";
     out->push_back(std::move(f));
   }

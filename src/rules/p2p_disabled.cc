@@ -71,10 +71,12 @@ class P2pDisabledRule : public BasicRule {
     if (!records.empty()) parts.push_back("NCCL: \"" + records.front()->message + "\"");
     f.message = parts.empty() ? std::string("P2P is disabled by the environment")
                               : JoinStrings(parts, "; ");
-    if (!env.empty()) f.message += " (set: " + JoinStrings(env) + ")";
+    if (!env.empty())
+      f.message += " (set: " + JoinStrings(env) + ")";
     else if (shm > 0) {
-      f.message += "; P2P is not disabled by an NCCL setting, so NCCL found P2P unusable "
-                   "(separate containers without hostIPC, virtualisation, or no P2P path)";
+      f.message +=
+          "; P2P is not disabled by an NCCL setting, so NCCL found P2P unusable "
+          "(separate containers without hostIPC, virtualisation, or no P2P path)";
     }
     f.message += ".";
     out->push_back(std::move(f));

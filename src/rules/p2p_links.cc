@@ -49,8 +49,7 @@ std::unique_ptr<Rule> MakeP2pReadModeRule() {
       "Nothing to fix: NCCL uses P2P read (the receiver pulls data) by default on NVLink "
       "between Ampere/Hopper GPUs, or when NCCL_P2P_READ_ENABLE=1. If it was forced for "
       "experiments, compare bandwidth with and without NCCL_P2P_READ_ENABLE.",
-      "run in read mode (/read)",
-      [](const Job&, const Link& l) { return l.read; });
+      "run in read mode (/read)", [](const Job&, const Link& l) { return l.read; });
 }
 
 std::unique_ptr<Rule> MakeP2pPathUnknownRule() {
@@ -59,9 +58,7 @@ std::unique_ptr<Rule> MakeP2pPathUnknownRule() {
       "Pass `--topo` with the output of `nvidia-smi topo -m` from the node, or run with "
       "NCCL_DEBUG_SUBSYS=INIT,GRAPH so NCCL prints the path types (NVL/PIX/SYS) of its graph.",
       "have no known path (NVLink or PCIe); the log alone does not show it",
-      [](const Job& job, const Link& l) {
-        return l.path == P2pPath::kUnknown && !job.topo_given;
-      });
+      [](const Job& job, const Link& l) { return l.path == P2pPath::kUnknown && !job.topo_given; });
 }
 
 }  // namespace ncclscope::rules_internal

@@ -28,9 +28,9 @@ class ShmFailureRule : public BasicRule {
         no_space = true;
       }
     }
-    f.message = std::to_string(TotalCount(records)) +
-                " shared-memory failure(s) on " + std::to_string(ProcessCount(records)) +
-                " process(es): \"" + records.front()->message + "\"";
+    f.message = std::to_string(TotalCount(records)) + " shared-memory failure(s) on " +
+                std::to_string(ProcessCount(records)) + " process(es): \"" +
+                records.front()->message + "\"";
     if (no_space) {
       f.message += ". /dev/shm is full or too small (ENOSPC): containers get 64 MiB by default.";
     }

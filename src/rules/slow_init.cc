@@ -87,8 +87,8 @@ class SlowInitRule : public BasicRule {
       AddProcess(job, s.process, f);
       AddEvidence(f, s.evidence);
       if (++reported > 4) continue;
-      std::string part = s.what + " took " + Secs(s.seconds) + " on " +
-                         ProcessLabel(job, s.process);
+      std::string part =
+          s.what + " took " + Secs(s.seconds) + " on " + ProcessLabel(job, s.process);
       if (over) part += " (threshold " + Secs(ctx.options.slow_init_seconds) + ")";
       if (outlier) part += " (others: median " + Secs(med) + ")";
       if (s.recv >= 0 && s.recv > 0.8 * s.seconds) {

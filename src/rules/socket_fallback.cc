@@ -30,8 +30,7 @@ class SocketFallbackRule : public BasicRule {
     std::vector<const Link*> socket_links;
     size_t same_host = 0;
     for (const Link& l : job.links) {
-      bool inter = l.intra_node.has_value() ? !*l.intra_node
-                                            : l.cls == TransportClass::kNetSocket;
+      bool inter = l.intra_node.has_value() ? !*l.intra_node : l.cls == TransportClass::kNetSocket;
       if (!inter) continue;
       auto& c = per_comm[l.comm];
       ++c.second;

@@ -77,10 +77,9 @@ bool IsP2pDisabledWarning(const WarnRecord& w) {
 }
 
 bool IsExplainedWarning(const WarnRecord& w) {
-  return IsBenignWarning(w) || IsShmWarning(w) || IsInterfaceWarning(w) ||
-         IsConnectionWarning(w) || IsCudaWarning(w) || IsNetRuntimeWarning(w) ||
-         IsNetPluginWarning(w) || IsNvlsWarning(w) || IsCollNetWarning(w) ||
-         IsP2pDisabledWarning(w);
+  return IsBenignWarning(w) || IsShmWarning(w) || IsInterfaceWarning(w) || IsConnectionWarning(w) ||
+         IsCudaWarning(w) || IsNetRuntimeWarning(w) || IsNetPluginWarning(w) || IsNvlsWarning(w) ||
+         IsCollNetWarning(w) || IsP2pDisabledWarning(w);
 }
 
 }  // namespace ncclscope::rules_internal

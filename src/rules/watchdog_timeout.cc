@@ -12,8 +12,7 @@ namespace {
 class WatchdogTimeoutRule : public BasicRule {
  public:
   WatchdogTimeoutRule()
-      : BasicRule("watchdog-timeout", Severity::kError,
-                  "Collective timed out (PyTorch watchdog)",
+      : BasicRule("watchdog-timeout", Severity::kError, "Collective timed out (PyTorch watchdog)",
                   "The ranks that timed out were waiting for the suspect ranks: look at what the "
                   "suspects were doing (their last log lines, stack dumps with `py-spy dump`, the "
                   "flight recorder via TORCH_NCCL_TRACE_BUFFER_SIZE and "
@@ -43,8 +42,7 @@ class WatchdogTimeoutRule : public BasicRule {
         seq = std::max(seq, s->timeout_seq);
         if (op.empty()) op = s->op_type;
         if (timeout_ms < 0) timeout_ms = s->timeout_ms;
-        if (s->last_completed >= 0 &&
-            (min_completed < 0 || s->last_completed < min_completed)) {
+        if (s->last_completed >= 0 && (min_completed < 0 || s->last_completed < min_completed)) {
           min_completed = s->last_completed;
         }
         if (!s->evidence.empty()) AddEvidence(&f, s->evidence.front());
@@ -75,7 +73,8 @@ class WatchdogTimeoutRule : public BasicRule {
           }
         }
       }
-      std::string desc = states.front()->pg_desc.empty() ? "" : " (" + states.front()->pg_desc + ")";
+      std::string desc =
+          states.front()->pg_desc.empty() ? "" : " (" + states.front()->pg_desc + ")";
       f.message = std::to_string(timed.size()) + " rank(s) (" +
                   JoinInts(std::vector<int>(timed_ranks.begin(), timed_ranks.end())) +
                   ") of process group " + std::to_string(pg) + desc + " timed out";
@@ -108,8 +107,6 @@ class WatchdogTimeoutRule : public BasicRule {
 
 }  // namespace
 
-std::unique_ptr<Rule> MakeWatchdogTimeoutRule() {
-  return std::make_unique<WatchdogTimeoutRule>();
-}
+std::unique_ptr<Rule> MakeWatchdogTimeoutRule() { return std::make_unique<WatchdogTimeoutRule>(); }
 
 }  // namespace ncclscope::rules_internal
