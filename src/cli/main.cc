@@ -1,14 +1,130 @@
+// Argument parsing only: CLI11 describes every subcommand into its options struct, then one
+// runner is called. `ncclscope FILE...` and `... | ncclscope` mean `ncclscope analyze`.
 #include "ncclscope/cli/main.h"
 
-#include <cstdio>
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "ncclscope/cli/commands.h"
+#include "ncclscope/report/report.h"
 
 namespace ncclscope::cli {
+namespace {
+
+constexpr std::string_view kSubcommands[] = {"analyze", "events", "ranks", "rules", "topo",
+                                              "bench"};
+
+constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
+    "an input could not be read; 3 the input holds no NCCL debug lines at all.";
+
+std::string FormatList() {
+  std::string names;
+  for (const auto& f : ReportFormats()) names += (names.empty() ? "" : "|") + std::string(f.name);
+  return names;
+}
+
+void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
+  cmd->add_option("inputs", o->inputs, "Log files, directories or - for stdin (default: stdin)");
+  cmd->add_option("-f,--format", o->format, "Report format: " + FormatList())
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> v;
+        for (const auto& f : ReportFormats()) v.emplace_back(f.name);
+        return v;
+      }()));
+  cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of stdout");
+  cmd->add_option("--color", o->color, "Colour: auto|always|never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--fail-on", o->fail_on,
+                  "Exit 1 when a finding has this severity or higher: error|warning|info|never")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  cmd->add_option("--policy", o->policy, "JSON policy for CI gates (docs/policy.md)");
+  cmd->add_option("--topo", o->topo, "`nvidia-smi topo -m` output of the nodes (NVLink proof)");
+  cmd->add_option("--slow-init", o->slow_init_seconds, "slow-init threshold in seconds");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress or notes on stderr");
+  cmd->add_flag("--stats", o->stats, "Print parser statistics to stderr");
+  cmd->add_flag("-v,--verbose", o->verbose, "Text report: more detail");
+  cmd->footer(kExitCodesHelp);
+}
+
+/// Inserts "analyze" when the first argument is not a subcommand (ncclscope FILE, ncclscope -f json).
+std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  if (!args.empty()) {
+    const std::string& a = args.front();
+    for (auto sub : kSubcommands) {
+      if (a == sub) return args;
+    }
+    if (a == "-h" || a == "--help" || a == "--version" || a == "-V") return args;
+  }
+  args.insert(args.begin(), "analyze");
+  return args;
+}
+
+}  // namespace
 
 int Main(int argc, char** argv) {
-  (void)argc;
-  (void)argv;
-  std::fprintf(stderr, "ncclscope: command line not wired yet\n");
-  return 2;
+  CLI::App app{"ncclscope: reads NCCL debug logs (NCCL_DEBUG=INFO) of distributed training jobs, "
+               "classifies every peer link and flags misconfigurations.",
+               "ncclscope"};
+  app.set_version_flag("-V,--version", std::string("ncclscope ") + NCCLSCOPE_VERSION);
+  app.require_subcommand(1);
+  app.footer(std::string("Without a command, `ncclscope [OPTIONS] [INPUT...]` runs analyze.\n") +
+             kExitCodesHelp);
+
+  AnalyzeCommandOptions analyze;
+  DescribeAnalyze(app.add_subcommand("analyze", "Analyse a job's logs (default command)"),
+                  &analyze);
+
+  EventsCommandOptions events;
+  auto* ev = app.add_subcommand("events", "Print every parsed event as JSON Lines");
+  ev->add_option("inputs", events.inputs, "Log files, directories or - for stdin");
+  ev->add_option("-o,--output", events.output, "Write to FILE instead of stdout");
+  ev->add_option("--type", events.type, "Only these event types (comma-separated)");
+  ev->add_flag("--stats", events.stats, "Print line and event counts to stderr");
+
+  RanksCommandOptions ranks;
+  auto* rk = app.add_subcommand("ranks", "Per-rank table: host, pid, GPU, state, last line");
+  rk->add_option("inputs", ranks.inputs, "Log files, directories or - for stdin");
+  rk->add_option("-f,--format", ranks.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+  rk->add_option("-o,--output", ranks.output, "Write to FILE instead of stdout");
+
+  RulesCommandOptions rules;
+  auto* ru = app.add_subcommand("rules", "List every rule with its id, severity and title");
+  ru->add_option("-f,--format", rules.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+
+  TopoCommandOptionsCli topo;
+  auto* tp = app.add_subcommand("topo", "Read `nvidia-smi topo -m` output");
+  tp->add_option("file", topo.path, "File with the matrix")->required();
+  tp->add_option("-f,--format", topo.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+
+  BenchCommandOptionsCli bench;
+  auto* bn = app.add_subcommand("bench", "Read nccl-tests results and judge the bandwidth");
+  bn->add_option("inputs", bench.inputs, "nccl-tests output files (text or -J JSON)")->required();
+  bn->add_option("--expect", bench.expect, "Expected transport class: NVL|P2P|SHM|NET/IB|...");
+  bn->add_option("--log", bench.log, "NCCL log of the same run: expected class from its links");
+  bn->add_option("-f,--format", bench.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+
+  std::vector<std::string> args = WithDefaultCommand(argc, argv);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector.
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (app.got_subcommand("analyze")) return RunAnalyze(analyze, std::cout, std::cerr);
+  if (app.got_subcommand("events")) return RunEvents(events, std::cout, std::cerr);
+  if (app.got_subcommand("ranks")) return RunRanks(ranks, std::cout, std::cerr);
+  if (app.got_subcommand("rules")) return RunRulesList(rules, std::cout, std::cerr);
+  if (app.got_subcommand("topo")) return RunTopo(topo, std::cout, std::cerr);
+  if (app.got_subcommand("bench")) return RunBench(bench, std::cout, std::cerr);
+  std::cerr << app.help();
+  return kExitUsage;
 }
 
 }  // namespace ncclscope::cli

@@ -11,7 +11,8 @@ namespace ncclscope {
 
 struct InputPath {
   std::string path;  ///< "-" for stdin.
-  std::string name;  ///< Display name used in evidence (`name:line`): the path as given, or "<stdin>".
+  std::string
+      name;  ///< Display name used in evidence (`name:line`): the path as given, or "<stdin>".
 };
 
 struct InputProblem {

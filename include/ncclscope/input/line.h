@@ -15,8 +15,9 @@ struct LineMeta {
   std::string_view timestamp;  ///< kubectl --timestamps (RFC3339) or CloudWatch export time.
   std::string_view pod;        ///< kubectl --prefix `[pod/NAME/CONTAINER]`: "NAME/CONTAINER".
   std::string_view service;    ///< docker compose `svc-1  | `.
-  int launcher_rank = -1;      ///< torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, srun `3: `.
-  bool had_ansi = false;       ///< ANSI colour codes were removed.
+  int launcher_rank =
+      -1;                 ///< torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, srun `3: `.
+  bool had_ansi = false;  ///< ANSI colour codes were removed.
 };
 
 /// A physical input line, prefixes removed. `number` is 1-based within its source.

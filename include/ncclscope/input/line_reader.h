@@ -18,7 +18,10 @@ namespace ncclscope {
 class LineReader {
  public:
   static constexpr size_t kDefaultMaxLine = 64 * 1024;
+  /// Size of the read buffer (grown to max_line + 1 when max_line is larger).
+  static constexpr size_t kBufferSize = 256 * 1024;
 
+  /// Reads from `source`, which must outlive the reader. `max_line` must be at least 1.
   explicit LineReader(ByteSource* source, size_t max_line = kDefaultMaxLine);
 
   /// Returns false at end of input (or after a read error: see status()). *truncated is set when
@@ -31,14 +34,19 @@ class LineReader {
   uint64_t lines_read() const { return lines_read_; }
 
  private:
+  /// Reads more bytes after end_. Returns false when nothing was added (end of input or error).
   bool Fill();
+  /// Discards the rest of an over-long physical line. Returns false if input ended first.
+  bool SkipRestOfLine();
 
   ByteSource* source_;
   size_t max_line_;
   std::vector<char> buf_;
-  size_t begin_ = 0;  // start of unconsumed data
-  size_t end_ = 0;    // end of valid data
+  size_t begin_ = 0;    // start of unconsumed data
+  size_t end_ = 0;      // end of valid data
+  size_t scanned_ = 0;  // bytes after begin_ already known to hold no '\n'
   bool eof_ = false;
+  bool skipping_ = false;  // the rest of an over-long line is still to be discarded
   Status status_;
   uint64_t bytes_read_ = 0;
   uint64_t lines_read_ = 0;

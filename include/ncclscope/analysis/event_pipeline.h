@@ -1,0 +1,47 @@
+// EventPipeline: inputs → lines (prefixes stripped) → typed events, handed to a sink one by one.
+// Registers one SourceInfo per input (and per kubectl --prefix pod inside an input) and counts
+// lines, NCCL lines, framework lines and damaged input on it.
+#ifndef NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
+#define NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <memory>
+#include <vector>
+
+#include "ncclscope/input/byte_source.h"
+#include "ncclscope/input/input_set.h"
+#include "ncclscope/model/job.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+using EventSink = std::function<void(const Event&)>;
+
+class EventPipeline {
+ public:
+  /// `sources` and `stats` receive the per-input and total counters; they must outlive this.
+  EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats);
+
+  /// Reads one input to its end, sending every event to `sink`. An input that cannot be opened
+  /// or is damaged adds an InputProblem (the events read before the damage were delivered).
+  void Run(const InputPath& input, const EventSink& sink, std::vector<InputProblem>* problems);
+  /// Same over an already opened byte source (tests, in-memory text).
+  void Run(std::unique_ptr<ByteSource> bytes, const InputPath& input, const EventSink& sink,
+           std::vector<InputProblem>* problems);
+
+ private:
+  uint32_t SourceFor(uint32_t input_source, std::string_view pod);
+
+  std::vector<SourceInfo>* sources_;
+  JobStats* stats_;
+  std::map<std::pair<uint32_t, std::string>, uint32_t> pods_;  ///< (input, pod) → source
+  uint32_t last_input_ = 0;
+  std::string last_pod_;  ///< Cache: consecutive lines usually come from the same pod.
+  uint32_t last_pod_source_ = 0;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_

@@ -1,0 +1,65 @@
+// Plain option structs, one per subcommand, filled by the argument parser (cli/main.cc) and
+// read by the command runners. No logic here.
+#ifndef NCCLSCOPE_CLI_OPTIONS_H_
+#define NCCLSCOPE_CLI_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+namespace ncclscope::cli {
+
+/// Process exit codes (README "Exit codes").
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFindings = 1,  ///< Findings at or above --fail-on.
+  kExitUsage = 2,     ///< Usage error, or an input could not be read.
+  kExitNoNccl = 3,    ///< The input holds no NCCL debug lines at all.
+};
+
+struct AnalyzeCommandOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  std::string output;          ///< -o FILE; empty = stdout.
+  std::string color = "auto";  ///< auto|always|never
+  std::string fail_on = "error";  ///< error|warning|info|never
+  std::string policy;
+  std::string topo;
+  bool quiet = false;
+  bool stats = false;
+  bool verbose = false;
+  bool follow = false;
+  double slow_init_seconds = 10.0;
+};
+
+struct EventsCommandOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string type;  ///< Only events of this type (comma-separated list).
+  bool stats = false;
+};
+
+struct RanksCommandOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  std::string output;
+};
+
+struct RulesCommandOptions {
+  std::string format = "text";
+};
+
+struct TopoCommandOptionsCli {
+  std::string path;
+  std::string format = "text";
+};
+
+struct BenchCommandOptionsCli {
+  std::vector<std::string> inputs;
+  std::string expect;
+  std::string log;  ///< NCCL log of the same run, to take the expected class from.
+  std::string format = "text";
+};
+
+}  // namespace ncclscope::cli
+
+#endif  // NCCLSCOPE_CLI_OPTIONS_H_

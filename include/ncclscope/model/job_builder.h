@@ -1,0 +1,58 @@
+// JobBuilder: folds the event stream of all inputs into a Job, then (Finish) groups hosts,
+// resolves P2P paths and classifies every link.
+//
+// Connection lines carry communicator-local ranks and no communicator; the builder attributes
+// each one from the printing process, its rank in each of its communicators and its most recent
+// communicator activity (Init START/COMPLETE, the comm summary line, COLL lines), and records how
+// sure it is (Link::attribution).
+//
+// Not thread-safe; one builder per job. Events may come from several sources interleaved.
+#ifndef NCCLSCOPE_MODEL_JOB_BUILDER_H_
+#define NCCLSCOPE_MODEL_JOB_BUILDER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "ncclscope/model/job.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+/// GPU-pair paths from an `nvidia-smi topo -m` matrix: (gpu index a, gpu index b) with a < b →
+/// the matrix entry ("NV18", "PIX", "SYS", ...). Applies to every host of the job.
+struct TopoPaths {
+  std::map<std::pair<int, int>, std::string> pairs;
+  std::string name;  ///< File name, for evidence text.
+};
+
+struct BuildOptions {
+  const TopoPaths* topo = nullptr;
+};
+
+class JobBuilder {
+ public:
+  explicit JobBuilder(Job* job);
+  ~JobBuilder();
+  JobBuilder(const JobBuilder&) = delete;
+  JobBuilder& operator=(const JobBuilder&) = delete;
+
+  /// Registers an input; returns its index for Event contexts.
+  uint32_t AddSource(std::string name, std::string pod = {});
+  /// Folds one event into the model.
+  void Add(const Event& event);
+  /// Groups hosts, resolves paths, classifies links. Call once, after the last Add.
+  void Finish(const BuildOptions& options);
+
+  /// Internal state; defined in src/model/builder_state.h only.
+  struct State;
+
+ private:
+  Job* job_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_MODEL_JOB_BUILDER_H_

@@ -1,0 +1,43 @@
+// What every report writer receives, and the writer table (one writer per format).
+#ifndef NCCLSCOPE_REPORT_REPORT_H_
+#define NCCLSCOPE_REPORT_REPORT_H_
+
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "ncclscope/input/input_set.h"
+#include "ncclscope/model/job.h"
+#include "ncclscope/rules/finding.h"
+
+namespace ncclscope {
+
+struct ReportInput {
+  const Job& job;
+  const std::vector<Finding>& findings;
+  const std::vector<InputProblem>& problems;
+};
+
+struct ReportOptions {
+  bool color = false;        ///< ANSI colours (text format, TTY only unless --color always).
+  int matrix_max_ranks = 16; ///< Rank × rank matrix up to this size; host × host beyond.
+  bool verbose = false;      ///< Text: list every link instead of summaries.
+};
+
+/// Writes a report in one format.
+using ReportWriter = void (*)(const ReportInput&, const ReportOptions&, std::ostream&);
+
+struct ReportFormat {
+  std::string_view name;
+  std::string_view description;
+  ReportWriter write;
+};
+
+/// Every format, in help order.
+const std::vector<ReportFormat>& ReportFormats();
+/// The format with this name, or nullptr.
+const ReportFormat* FindReportFormat(std::string_view name);
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_REPORT_REPORT_H_

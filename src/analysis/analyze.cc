@@ -1,0 +1,51 @@
+#include "ncclscope/analysis/analyze.h"
+
+#include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/analysis/topo_paths.h"
+#include "ncclscope/model/job_builder.h"
+#include "ncclscope/rules/registry.h"
+
+namespace ncclscope {
+namespace {
+
+void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* builder,
+            AnalysisResult* result) {
+  BuildOptions build;
+  build.topo = topo;
+  builder->Finish(build);
+  if (options.run_rules) result->findings = RunRules(result->job, options.rules);
+}
+
+}  // namespace
+
+Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
+  TopoPaths topo;
+  if (!options.topo_path.empty()) {
+    Status s = LoadTopoPaths(options.topo_path, &topo);
+    if (!s.ok()) return s;
+  }
+  ExpandedInputs inputs = ExpandInputs(options.inputs);
+  result->problems = inputs.problems;
+  JobBuilder builder(&result->job);
+  EventPipeline pipeline(&result->job.sources, &result->job.stats);
+  auto sink = [&builder](const Event& e) { builder.Add(e); };
+  for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
+  Finish(options, options.topo_path.empty() ? nullptr : &topo, &builder, result);
+  return Status::Ok();
+}
+
+AnalysisResult AnalyzeText(std::string_view text, std::string_view name,
+                           const AnalyzeOptions& options) {
+  AnalysisResult result;
+  JobBuilder builder(&result.job);
+  EventPipeline pipeline(&result.job.sources, &result.job.stats);
+  auto sink = [&builder](const Event& e) { builder.Add(e); };
+  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", std::string(name)}, sink,
+               &result.problems);
+  TopoPaths topo;
+  bool have_topo = !options.topo_path.empty() && LoadTopoPaths(options.topo_path, &topo).ok();
+  Finish(options, have_topo ? &topo : nullptr, &builder, &result);
+  return result;
+}
+
+}  // namespace ncclscope

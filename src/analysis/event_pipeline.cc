@@ -1,0 +1,86 @@
+#include "ncclscope/analysis/event_pipeline.h"
+
+#include "ncclscope/input/line_stream.h"
+#include "ncclscope/parse/line_parser.h"
+
+namespace ncclscope {
+
+EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
+    : sources_(sources), stats_(stats) {}
+
+uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
+  if (pod.empty()) return input_source;
+  if (!last_pod_.empty() && last_input_ == input_source && last_pod_ == pod) return last_pod_source_;
+  auto key = std::make_pair(input_source, std::string(pod));
+  auto it = pods_.find(key);
+  uint32_t idx;
+  if (it != pods_.end()) {
+    idx = it->second;
+  } else {
+    SourceInfo s;
+    s.name = (*sources_)[input_source].name + "[pod/" + std::string(pod) + "]";
+    s.pod = std::string(pod);
+    sources_->push_back(std::move(s));
+    idx = static_cast<uint32_t>(sources_->size() - 1);
+    pods_.emplace(std::move(key), idx);
+  }
+  last_input_ = input_source;
+  last_pod_ = std::string(pod);
+  last_pod_source_ = idx;
+  return idx;
+}
+
+void EventPipeline::Run(const InputPath& input, const EventSink& sink,
+                        std::vector<InputProblem>* problems) {
+  Status err;
+  auto bytes = OpenByteSource(input.path, &err);
+  if (!bytes) {
+    problems->push_back(InputProblem{input.path, err.message()});
+    SourceInfo s;
+    s.name = input.name;
+    s.problem = err.message();
+    sources_->push_back(std::move(s));
+    return;
+  }
+  Run(std::move(bytes), input, sink, problems);
+}
+
+void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& input,
+                        const EventSink& sink, std::vector<InputProblem>* problems) {
+  SourceInfo info;
+  info.name = input.name;
+  sources_->push_back(std::move(info));
+  const uint32_t input_source = static_cast<uint32_t>(sources_->size() - 1);
+  LineStream stream(std::move(bytes), input_source);
+  LineParser parser;
+  Line line;
+  Event event;
+  while (stream.Next(&line)) {
+    uint32_t source = line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod);
+    line.source = source;
+    SourceInfo& s = (*sources_)[source];
+    ++s.lines;
+    ++stats_->lines;
+    if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
+    if (event.ctx.level == Level::kTorch) {
+      ++s.framework_lines;
+      ++stats_->framework_lines;
+    } else {
+      ++s.nccl_lines;
+      ++stats_->nccl_lines;
+    }
+    sink(event);
+  }
+  const InputDiagnostics& d = stream.diagnostics();
+  SourceInfo& s = (*sources_)[input_source];
+  s.truncated_lines = d.truncated_lines;
+  s.nul_lines = d.nul_lines;
+  s.invalid_utf8_lines = d.invalid_utf8_lines;
+  stats_->bytes += d.bytes;
+  if (!d.status.ok()) {
+    s.problem = d.status.message();
+    problems->push_back(InputProblem{input.path, d.status.message()});
+  }
+}
+
+}  // namespace ncclscope

@@ -1,0 +1,110 @@
+// Internal state of JobBuilder, shared by the files that implement it (job_builder.cc,
+// comm_tracker.cc, job_finish.cc). Not part of the public API.
+#ifndef NCCLSCOPE_SRC_MODEL_BUILDER_STATE_H_
+#define NCCLSCOPE_SRC_MODEL_BUILDER_STATE_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ncclscope/model/job.h"
+#include "ncclscope/model/job_builder.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+/// Caps that keep memory bounded by the job, not by the log.
+inline constexpr size_t kMaxEvidencePerRecord = 5;
+inline constexpr size_t kMaxWarnRecords = 500;
+inline constexpr size_t kMaxTrailsPerProcess = 12;
+inline constexpr size_t kMaxFrameworkRecords = 200;
+inline constexpr size_t kMaxUnrecognizedSamples = 20;
+
+/// One communicator membership of a process.
+struct ProcComm {
+  int comm = -1;
+  int rank = -1;
+  int nranks = 0;
+  uint64_t last_activity = 0;
+  std::string ptr;
+};
+
+struct ProcState {
+  std::vector<ProcComm> comms;
+  int current = -1;  ///< Index into comms of the most recently active membership.
+  /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
+  std::map<int, int> anon_count;
+};
+
+/// Links are looked up per line without allocating: integer key, then the raw text.
+struct LinkBucketKey {
+  int comm;
+  int reporter;  ///< Only for unattributed links (comm == -1); else -1.
+  int src;
+  int dst;
+  bool operator==(const LinkBucketKey&) const = default;
+};
+struct LinkBucketHash {
+  size_t operator()(const LinkBucketKey& k) const {
+    uint64_t h = static_cast<uint32_t>(k.comm);
+    h = h * 1000003u ^ static_cast<uint32_t>(k.reporter);
+    h = h * 1000003u ^ static_cast<uint32_t>(k.src);
+    h = h * 1000003u ^ static_cast<uint32_t>(k.dst);
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
+struct JobBuilder::State {
+  // Processes by pid, then hostname; plus a one-entry cache for consecutive lines.
+  std::unordered_map<uint32_t, std::vector<std::pair<std::string, int>>> proc_by_pid;
+  int last_proc = -1;
+  std::vector<ProcState> procs;
+
+  std::unordered_map<std::string, int> comm_by_id;
+  uint64_t tick = 0;
+
+  std::unordered_map<LinkBucketKey, std::vector<int>, LinkBucketHash> link_index;
+
+  /// GRAPH path lines: hostname → (busId a, busId b) → "count/bw/TYPE".
+  std::map<std::string, std::map<std::pair<std::string, std::string>, std::string>> graph_paths;
+  /// For unattributed connection lines: comm-local rank → printing process.
+  std::map<int, int> unknown_rank_owner;
+
+  std::unordered_map<std::string, int> warn_index;
+  std::map<std::pair<int, int>, int> torch_index;  ///< (pg_id, rank) → Job::torch_ranks index
+  std::map<int, size_t> trails_per_process;
+
+  std::array<uint64_t, std::variant_size_v<EventData>> events_by_index{};
+  std::vector<std::string> type_names;  ///< Filled lazily (EventTypeName per index).
+};
+
+/// Helpers implemented in job_builder.cc and used by the other builder files.
+Evidence MakeEvidence(const EventContext& ctx);
+int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
+
+/// comm_tracker.cc
+void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                const CommInit& e);
+void OnCommEnd(Job* job, JobBuilder::State* st, int proc, const CommEnd& e);
+void OnCommTopology(Job* job, JobBuilder::State* st, int proc, const CommTopology& e);
+void OnRingOrder(Job* job, JobBuilder::State* st, int proc, const RingOrder& e);
+void OnInitTimings(Job* job, JobBuilder::State* st, int proc, const InitTimings& e);
+void OnChannelCounts(Job* job, JobBuilder::State* st, int proc, const ChannelCounts& e);
+void OnGraphPattern(Job* job, JobBuilder::State* st, int proc, const GraphPattern& e);
+void OnCollective(Job* job, JobBuilder::State* st, int proc, const Collective& e);
+void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                  const Connection& e);
+
+/// job_finish.cc
+void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options);
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_SRC_MODEL_BUILDER_STATE_H_

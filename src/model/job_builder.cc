@@ -1,0 +1,388 @@
+// JobBuilder::Add: per-event bookkeeping of processes, environment, networks, warnings and
+// framework lines. Communicators and links are in comm_tracker.cc; Finish in job_finish.cc.
+#include "ncclscope/model/job_builder.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "builder_state.h"
+
+namespace ncclscope {
+
+Evidence MakeEvidence(const EventContext& ctx) {
+  return Evidence{ctx.source, ctx.line, std::string(ctx.text)};
+}
+
+int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
+  if (st->last_proc >= 0) {
+    const Process& p = job->processes[st->last_proc];
+    if (p.pid == ctx.pid && p.hostname == ctx.host) return st->last_proc;
+  }
+  auto& bucket = st->proc_by_pid[ctx.pid];
+  for (const auto& [host, idx] : bucket) {
+    if (host == ctx.host) return st->last_proc = idx;
+  }
+  int idx = static_cast<int>(job->processes.size());
+  Process p;
+  p.hostname = std::string(ctx.host);
+  p.node = p.hostname;
+  p.pid = ctx.pid;
+  p.first_line = MakeEvidence(ctx);
+  job->processes.push_back(std::move(p));
+  st->procs.emplace_back();
+  bucket.emplace_back(std::string(ctx.host), idx);
+  return st->last_proc = idx;
+}
+
+namespace {
+
+/// Digits and hex runs → '#', so repeated warnings with different numbers share one record.
+std::string NormalizeForDedup(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (std::isdigit(c)) {
+      if (out.empty() || out.back() != '#') out.push_back('#');
+      continue;
+    }
+    out.push_back(static_cast<char>(c));
+  }
+  return out;
+}
+
+std::string_view StripPort(std::string_view addr) {
+  size_t lt = addr.find('<');
+  if (lt != std::string_view::npos) addr = addr.substr(0, lt);
+  return addr;
+}
+
+void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                const Warning& w) {
+  std::string key = std::to_string(static_cast<int>(w.category)) + "|" +
+                    std::string(ctx.location) + "|" + NormalizeForDedup(w.message);
+  auto it = st->warn_index.find(key);
+  int idx;
+  if (it == st->warn_index.end()) {
+    if (job->warnings.size() >= kMaxWarnRecords) {
+      key = "overflow";
+      it = st->warn_index.find(key);
+    }
+  }
+  if (it == st->warn_index.end()) {
+    idx = static_cast<int>(job->warnings.size());
+    WarnRecord r;
+    r.category = key == "overflow" ? WarnCategory::kOther : w.category;
+    r.message = key == "overflow" ? "(further distinct warnings not kept)" : std::string(w.message);
+    r.location = std::string(ctx.location);
+    r.first_timestamp = std::string(ctx.timestamp);
+    job->warnings.push_back(std::move(r));
+    st->warn_index.emplace(std::move(key), idx);
+  } else {
+    idx = it->second;
+  }
+  WarnRecord& r = job->warnings[idx];
+  ++r.count;
+  if (proc >= 0) r.processes.insert(proc);
+  if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeEvidence(ctx));
+}
+
+int TorchRank(const EventContext& ctx, int event_rank) {
+  if (event_rank >= 0) return event_rank;
+  if (ctx.torch_rank >= 0) return ctx.torch_rank;
+  if (ctx.meta && ctx.meta->launcher_rank >= 0) return ctx.meta->launcher_rank;
+  return -1;
+}
+
+TorchRankState& TorchState(Job* job, JobBuilder::State* st, int pg_id, int rank) {
+  auto key = std::make_pair(pg_id, rank);
+  auto it = st->torch_index.find(key);
+  if (it != st->torch_index.end()) return job->torch_ranks[it->second];
+  st->torch_index.emplace(key, static_cast<int>(job->torch_ranks.size()));
+  TorchRankState s;
+  s.rank = rank;
+  s.pg_id = pg_id;
+  job->torch_ranks.push_back(std::move(s));
+  return job->torch_ranks.back();
+}
+
+/// Process whose world rank is `rank` (framework lines carry no host:pid).
+int ProcessOfGlobalRank(const Job& job, int rank) {
+  if (rank < 0) return -1;
+  for (size_t i = 0; i < job.processes.size(); ++i) {
+    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
+  int proc = ProcessOfGlobalRank(*job, rec.rank);
+  if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
+  if (job->framework.size() >= kMaxFrameworkRecords) return;
+  rec.evidence = MakeEvidence(ctx);
+  rec.timestamp = std::string(ctx.timestamp);
+  job->framework.push_back(std::move(rec));
+}
+
+struct Folder {
+  Job* job;
+  JobBuilder::State* st;
+  const EventContext& ctx;
+  int proc;  // -1 for framework lines
+
+  Process* P() { return proc >= 0 ? &job->processes[proc] : nullptr; }
+
+  void operator()(const NcclVersion& e) {
+    job->nccl_versions.insert(std::string(e.version));
+    if (Process* p = P()) {
+      p->nccl_version = std::string(e.version);
+      p->cuda_version = std::string(e.cuda);
+    }
+  }
+  void operator()(const CudaDriverVersion& e) {
+    if (Process* p = P()) p->cuda_driver = e.version;
+  }
+  void operator()(const EnvSetting& e) {
+    Process* p = P();
+    if (!p) return;
+    if (e.name == "NCCL_HOSTID") {
+      p->host_id = std::string(e.value);
+      p->node = p->host_id;
+    }
+    auto [it, inserted] = p->env.try_emplace(std::string(e.name));
+    if (inserted) {
+      it->second.value = std::string(e.value);
+      it->second.by_environment = e.by_environment;
+      it->second.evidence = MakeEvidence(ctx);
+    }
+  }
+  void operator()(const CommConfig& e) {
+    if (Process* p = P()) p->comm_config[std::string(e.name)] = std::string(e.value);
+  }
+  void operator()(const BootstrapInterface& e) {
+    Process* p = P();
+    if (!p || e.interfaces.empty() || !p->bootstrap_if.empty()) return;
+    p->bootstrap_if = std::string(e.interfaces.front().name);
+    p->bootstrap_addr = std::string(StripPort(e.interfaces.front().address));
+    p->bootstrap_evidence = MakeEvidence(ctx);
+  }
+  void operator()(const BootstrapTimings& e) {
+    Process* p = P();
+    if (!p) return;
+    // Keep the slowest bootstrap of the process: that is the one worth reporting.
+    if (!p->bootstrap_timings || e.total > p->bootstrap_timings->total) {
+      p->bootstrap_timings = e;
+      p->bootstrap_timings_evidence = MakeEvidence(ctx);
+    }
+  }
+  void operator()(const InitTimings& e) {
+    if (proc >= 0) OnInitTimings(job, st, proc, e);
+  }
+  void operator()(const PluginEvent& e) {
+    Process* p = P();
+    if (!p) return;
+    for (const auto& n : p->plugins) {
+      if (n.action == e.action && n.kind == e.kind && n.name == e.name) return;
+    }
+    p->plugins.push_back(
+        PluginNote{std::string(e.kind), e.action, std::string(e.name), MakeEvidence(ctx)});
+  }
+  void operator()(const UsingNetwork& e) {
+    Process* p = P();
+    if (!p) return;
+    p->network = std::string(e.name);
+    p->network_evidence = MakeEvidence(ctx);
+  }
+  void operator()(const IbDevices& e) {
+    Process* p = P();
+    if (!p) return;
+    if (e.none_found) {
+      if (!p->ib_no_device) p->ib_no_device_evidence = MakeEvidence(ctx);
+      p->ib_no_device = true;
+      return;
+    }
+    if (!p->ib_devices.empty()) return;
+    for (const auto& d : e.devices) {
+      std::string s(d.name);
+      if (!d.address.empty()) s += ":" + std::string(d.address);
+      if (!d.link_layer.empty()) s += "/" + std::string(d.link_layer);
+      p->ib_devices.push_back(std::move(s));
+    }
+  }
+  void operator()(const SocketDevices& e) {
+    Process* p = P();
+    if (!p || !p->socket_devices.empty()) return;
+    for (const auto& d : e.devices)
+      p->socket_devices.push_back(std::string(d.name) + ":" + std::string(d.address));
+  }
+  void operator()(const GdrStatus& e) {
+    Process* p = P();
+    if (!p) return;
+    if (p->gdr_enabled_nics + p->gdr_disabled_nics == 0) p->gdr_evidence = MakeEvidence(ctx);
+    (e.enabled ? p->gdr_enabled_nics : p->gdr_disabled_nics)++;
+  }
+  void operator()(const OfiEvent& e) {
+    Process* p = P();
+    if (!p) return;
+    if (e.kind == OfiKind::kOther && p->ofi.size() >= 32) return;
+    p->ofi.push_back(OfiNote{e.kind, std::string(e.value), std::string(e.fabric), e.nics,
+                             MakeEvidence(ctx)});
+  }
+  void operator()(const CommInit& e) {
+    if (proc >= 0) OnCommInit(job, st, proc, ctx, e);
+  }
+  void operator()(const CommEnd& e) {
+    if (proc >= 0) OnCommEnd(job, st, proc, e);
+  }
+  void operator()(const CommTopology& e) {
+    if (proc >= 0) OnCommTopology(job, st, proc, e);
+  }
+  void operator()(const RingOrder& e) {
+    if (proc >= 0) OnRingOrder(job, st, proc, e);
+  }
+  void operator()(const TreeTopology&) {}
+  void operator()(const GraphRing&) {}
+  void operator()(const ChannelCounts& e) {
+    if (proc >= 0) OnChannelCounts(job, st, proc, e);
+  }
+  void operator()(const ConnectedAll&) {}
+  void operator()(const Connection& e) {
+    ++job->stats.connection_lines;
+    if (proc >= 0) OnConnection(job, st, proc, ctx, e);
+  }
+  void operator()(const GraphPattern& e) {
+    if (proc >= 0) OnGraphPattern(job, st, proc, e);
+  }
+  void operator()(const GraphPaths& e) {
+    Process* p = P();
+    if (!p || !e.from.starts_with("GPU/")) return;
+    auto bus = [](std::string_view node) {
+      size_t dash = node.rfind('-');
+      size_t slash = node.find('/');
+      return std::string(node.substr(dash != std::string_view::npos ? dash + 1 : slash + 1));
+    };
+    auto& paths = st->graph_paths[p->hostname];
+    std::string from = bus(e.from);
+    for (const auto& hop : e.to) {
+      if (!hop.node.starts_with("GPU/")) continue;
+      std::string to = bus(hop.node);
+      if (to == from) continue;
+      auto key = std::minmax(from, to);
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%d/%.1f/", hop.count, hop.bw);
+      paths[{key.first, key.second}] = std::string(buf) + std::string(hop.type);
+    }
+  }
+  void operator()(const P2pDisabled&) {}
+  void operator()(const Collective& e) {
+    if (proc >= 0) OnCollective(job, st, proc, e);
+  }
+  void operator()(const CollAlgo&) {}
+  void operator()(const Warning& e) { AddWarning(job, st, proc, ctx, e); }
+  void operator()(const ErrorTrail& e) {
+    if (proc < 0) return;
+    size_t& n = st->trails_per_process[proc];
+    if (n >= kMaxTrailsPerProcess) return;
+    ++n;
+    job->error_trails.push_back(
+        ErrorTrailRecord{proc, std::string(e.location), e.code, MakeEvidence(ctx)});
+  }
+  void operator()(const WatchdogTimeout& e) {
+    int rank = TorchRank(ctx, e.rank);
+    TorchRankState& s = TorchState(job, st, -1, rank);
+    s.timed_out = true;
+    s.timeout_seq = e.seq;
+    s.op_type = std::string(e.op_type);
+    s.timeout_ms = e.timeout_ms;
+    s.ran_ms = e.ran_ms;
+    s.numel = e.numel_in;
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeEvidence(ctx));
+    int p = ProcessOfGlobalRank(*job, rank);
+    if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
+  }
+  void operator()(const WorkProgress& e) {
+    int rank = TorchRank(ctx, e.rank);
+    TorchRankState& s = TorchState(job, st, e.pg_id, rank);
+    if (!e.pg_desc.empty()) s.pg_desc = std::string(e.pg_desc);
+    if (e.last_enqueued >= 0) s.last_enqueued = e.last_enqueued;
+    if (e.last_completed >= 0) s.last_completed = e.last_completed;
+    if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeEvidence(ctx));
+    int p = ProcessOfGlobalRank(*job, rank);
+    if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
+  }
+  void operator()(const FrameworkNcclError& e) {
+    FrameworkRecord r;
+    r.kind = FrameworkRecord::Kind::kNcclError;
+    r.rank = TorchRank(ctx, -1);
+    r.where = std::string(e.where);
+    r.reason = std::string(e.reason);
+    r.nccl_version = std::string(e.nccl_version);
+    r.exception = std::string(e.exception);
+    AddFramework(job, ctx, std::move(r));
+  }
+  void operator()(const FrameworkEvent& e) {
+    FrameworkRecord r;
+    r.kind = FrameworkRecord::Kind::kEvent;
+    r.event = e.kind;
+    r.rank = TorchRank(ctx, e.rank);
+    r.detail = std::string(e.detail);
+    AddFramework(job, ctx, std::move(r));
+  }
+  void operator()(const KnownNoise&) {}
+  void operator()(const Unrecognized&) {
+    ++job->stats.unrecognized;
+    ++job->sources[ctx.source].unrecognized;
+    if (job->unrecognized_samples.size() < kMaxUnrecognizedSamples)
+      job->unrecognized_samples.push_back(MakeEvidence(ctx));
+  }
+};
+
+}  // namespace
+
+JobBuilder::JobBuilder(Job* job) : job_(job), state_(std::make_unique<State>()) {}
+JobBuilder::~JobBuilder() = default;
+
+uint32_t JobBuilder::AddSource(std::string name, std::string pod) {
+  SourceInfo s;
+  s.name = std::move(name);
+  s.pod = std::move(pod);
+  job_->sources.push_back(std::move(s));
+  return static_cast<uint32_t>(job_->sources.size() - 1);
+}
+
+void JobBuilder::Add(const Event& event) {
+  const EventContext& ctx = event.ctx;
+  ++job_->stats.events;
+  ++state_->events_by_index[event.data.index()];
+  if (ctx.source < job_->sources.size()) ++job_->sources[ctx.source].events;
+  int proc = -1;
+  if (!ctx.host.empty()) {
+    proc = FindOrAddProcess(job_, state_.get(), ctx);
+    Process& p = job_->processes[proc];
+    p.sources.insert(ctx.source);
+    p.last_line.source = ctx.source;
+    p.last_line.line = ctx.line;
+    p.last_line.text.assign(ctx.text);
+    if (ctx.dev >= 0 && std::holds_alternative<CommInit>(event.data))
+      p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
+  }
+  std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
+}
+
+void JobBuilder::Finish(const BuildOptions& options) {
+  for (size_t i = 0; i < state_->events_by_index.size(); ++i) {
+    if (state_->events_by_index[i] == 0) continue;
+    // Name the alternative through a default-constructed value of that index.
+    EventData probe = [&]<size_t... I>(std::index_sequence<I...>) {
+      EventData d;
+      ((i == I ? (d.emplace<I>(), 0) : 0), ...);
+      return d;
+    }(std::make_index_sequence<std::variant_size_v<EventData>>{});
+    job_->stats.events_by_type[std::string(EventTypeName(probe))] =
+        state_->events_by_index[i];
+  }
+  FinishJob(job_, state_.get(), options);
+}
+
+}  // namespace ncclscope

@@ -1,0 +1,61 @@
+// Internal interface between the line dispatcher (line_parser.cc) and the per-family parsers.
+//
+// Each Parse* function looks at one message body (the text after `NCCL INFO ` etc.) and, when the
+// body is of its family, fills *data and returns true. They never allocate except for the few
+// events that carry a std::vector (interface lists, ring orders, graph paths).
+#ifndef NCCLSCOPE_SRC_PARSE_BODY_PARSERS_H_
+#define NCCLSCOPE_SRC_PARSE_BODY_PARSERS_H_
+
+#include <string_view>
+
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope::parse_internal {
+
+/// Parses NCCL's line prefix; on success fills the prefix fields of *ctx (host, pid, tid, dev,
+/// level, timestamp, location, function, body).
+bool ParseNcclPrefix(std::string_view text, EventContext* ctx);
+
+/// `NCCL version 2.28.9+cuda13.0` (body or bare line).
+bool ParseVersion(std::string_view body, EventData* data);
+
+/// Connection lines `Channel/Ring/CollNet/Coll NN[/I] : ... via ...` (hot path).
+bool ParseConnection(std::string_view body, EventData* data);
+/// `Channel 00/24 :  0 1 2 3` ring order.
+bool ParseRingOrder(std::string_view body, EventData* data);
+/// GRAPH `Ring 00 : 3 -> 0 -> 1`.
+bool ParseGraphRing(std::string_view body, EventData* data);
+
+/// `<Op>: opCount ...` and `<Op>: N Bytes -> Algo ...` (hot path).
+bool ParseCollective(std::string_view body, EventData* data);
+
+/// Communicator lifecycle, topology summary, trees, channel counts, timings, env and config echo.
+bool ParseComm(std::string_view body, EventData* data);
+/// `X set by environment to V.`, `X set to V`, `Comm config X set to V`, `cudaDriverVersion N`.
+bool ParseEnv(std::string_view body, EventData* data);
+
+/// Bootstrap interface, plugin loading, `Using network`, NET/IB, NET/Socket, GDR, NET/OFI.
+bool ParseNet(std::string_view body, EventData* data);
+/// NET/OFI (aws-ofi-nccl) bodies; `body` starts with "NET/OFI ".
+bool ParseOfi(std::string_view body, EventData* data);
+
+/// GRAPH pattern, path lines and `P2P is disabled between ...`.
+bool ParseGraph(std::string_view body, EventData* data);
+
+/// `file.cc:123 -> 5`, `... -> 5 (strerror)`, `... -> 5 [Async thread]`, 2.30 `file:N (fn) -> 5`.
+bool ParseErrorTrail(std::string_view body, EventData* data);
+/// The WarnCategory of a warning text.
+WarnCategory ClassifyWarning(std::string_view message);
+/// INFO bodies that are NOWARN-downgraded failures (shm, cuda, syscall): true if `body` is one.
+bool IsDowngradedFailure(std::string_view body);
+
+/// Known uninteresting message families; returns the family name or empty.
+std::string_view NoiseFamily(std::string_view body);
+
+/// PyTorch / torchelastic lines. `text` is the whole line. Fills ctx (level kTorch, torch_rank,
+/// timestamp, location, body) and *data; false if the line is not a recognised framework line.
+bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data);
+
+}  // namespace ncclscope::parse_internal
+
+#endif  // NCCLSCOPE_SRC_PARSE_BODY_PARSERS_H_

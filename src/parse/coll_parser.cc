@@ -1,0 +1,70 @@
+// COLL lines: "<Op>: opCount ..." (hot) and TUNING "<Op>: N Bytes -> Algo A proto P ...".
+// Hand-parsed, no allocation.
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+// Parses "key value key value ..." pairs of an opCount line into *coll.
+void ReadCollFields(TextCursor* c, Collective* coll) {
+  while (!c->done()) {
+    c->SkipSpaces();
+    std::string_view key = c->ReadToken();
+    if (key.empty()) break;
+    c->SkipSpaces();
+    if (StartsWith(key, "[nranks=")) {
+      std::string_view v = key.substr(8);
+      if (!v.empty() && v.back() == ']') v.remove_suffix(1);
+      ParseWhole(v, &coll->nranks);
+      continue;
+    }
+    std::string_view value = c->ReadToken();
+    if (key == "count") {
+      ParseWhole(value, &coll->count);
+    } else if (key == "datatype") {
+      ParseWhole(value, &coll->datatype);
+    } else if (key == "op") {
+      ParseWhole(value, &coll->red_op);
+    } else if (key == "root") {
+      ParseWhole(value, &coll->root);
+    } else if (key == "comm") {
+      coll->comm = value;
+    }
+  }
+}
+
+}  // namespace
+
+bool ParseCollective(std::string_view body, EventData* data) {
+  // The operation name: letters only, then ": ".
+  size_t n = 0;
+  while (n < body.size() && n < 32 && IsAlpha(body[n])) ++n;
+  if (n == 0 || n + 2 > body.size() || body[n] != ':' || body[n + 1] != ' ') return false;
+  std::string_view op = body.substr(0, n);
+  TextCursor c(body.substr(n + 2));
+  if (c.Eat("opCount ")) {
+    Collective coll;
+    coll.op = op;
+    TextCursor v(c.ReadToken());
+    uint64_t count = 0;
+    // opCount is printed as %lx: hex digits without 0x.
+    if (!v.ReadHex(&count)) return false;
+    coll.op_count = count;
+    ReadCollFields(&c, &coll);
+    *data = coll;
+    return true;
+  }
+  CollAlgo algo;
+  algo.op = op;
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&algo.bytes) || !c.Eat(" Bytes -> Algo ")) return false;
+  algo.algo = c.ReadToken();
+  c.SkipSpaces();
+  if (c.Eat("proto ")) algo.proto = c.ReadToken();
+  *data = algo;
+  return true;
+}
+
+}  // namespace ncclscope::parse_internal

@@ -1,0 +1,251 @@
+// PyTorch ProcessGroupNCCL and torchelastic lines (nccl-log-formats.md §7). These are rare, so
+// the matching is a handful of substring searches after the header is peeled off.
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+bool Has(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
+}
+
+bool IsSeverity(char c) { return c == 'F' || c == 'E' || c == 'W' || c == 'I' || c == 'V'; }
+
+// Reads the integer that follows `key` anywhere in `s`; -1 if absent.
+int64_t IntAfter(std::string_view s, std::string_view key) {
+  size_t p = s.find(key);
+  if (p == std::string_view::npos) return -1;
+  TextCursor c(s.substr(p + key.size()));
+  c.SkipSpaces();
+  int64_t v = -1;
+  if (!c.ReadInt(&v)) return -1;
+  return v;
+}
+
+// Token (up to ',', ')' or ' ') after `key`.
+std::string_view TokenAfter(std::string_view s, std::string_view key) {
+  size_t p = s.find(key);
+  if (p == std::string_view::npos) return {};
+  std::string_view r = s.substr(p + key.size());
+  return r.substr(0, r.find_first_of(",) "));
+}
+
+// c10 "[E1121 13:39:41.727410739 file:line] " or "[E file:line] ", glog
+// "I0527 15:16:51.665375 58626 file:line] ". Fills timestamp/location; returns false if absent.
+bool ReadHeader(TextCursor* c, EventContext* ctx) {
+  std::string_view r = c->rest();
+  bool bracket = !r.empty() && r.front() == '[';
+  std::string_view h = bracket ? r.substr(1) : r;
+  if (h.size() < 4 || !IsSeverity(h[0])) return false;
+  size_t close = h.find("] ");
+  if (close == std::string_view::npos || close > 160) {
+    if (EndsWith(h, "]")) {
+      close = h.size() - 1;
+    } else {
+      return false;
+    }
+  }
+  std::string_view inside = h.substr(1, close - 1);  // after the severity letter
+  if (!inside.empty() && inside.front() == ' ') {
+    inside.remove_prefix(1);  // old "[E file:line]"
+    if (!bracket) return false;
+  } else {
+    if (inside.size() < 4 || !IsDigit(inside[0]) || !IsDigit(inside[3])) return false;
+    // "MMDD HH:MM:SS.frac [tid ]file:line"
+    size_t sp = inside.find(' ');
+    if (sp == std::string_view::npos) return false;
+    size_t sp2 = inside.find(' ', sp + 1);
+    if (sp2 == std::string_view::npos) return false;
+    ctx->timestamp = inside.substr(0, sp2);
+    inside.remove_prefix(sp2 + 1);
+    if (!bracket) {  // glog: thread id
+      size_t sp3 = inside.find(' ');
+      if (sp3 == std::string_view::npos) return false;
+      inside.remove_prefix(sp3 + 1);
+    }
+  }
+  if (inside.find(':') == std::string_view::npos) return false;
+  ctx->location = inside;
+  c->Skip((bracket ? 1 : 0) + close + 2);
+  return true;
+}
+
+// "[Rank 0] ", "[PG 0 Rank 0] ", "[PG 0 (desc) Rank 0] ", "[PG ID 0 PG GUID 0(default_pg) Rank 0]
+// ".
+void ReadLogPrefix(TextCursor* c, int* rank, int* pg_id, std::string_view* pg_desc) {
+  std::string_view r = c->rest();
+  if (!StartsWith(r, "[Rank ") && !StartsWith(r, "[PG ")) return;
+  size_t close = r.find(']');
+  if (close == std::string_view::npos) return;
+  std::string_view in = r.substr(1, close - 1);
+  size_t rk = in.rfind("Rank ");
+  if (rk == std::string_view::npos || !ParseWhole(in.substr(rk + 5), rank)) return;
+  if (StartsWith(in, "PG ID ")) {
+    *pg_id = static_cast<int>(IntAfter(in, "PG ID "));
+  } else if (StartsWith(in, "PG ")) {
+    *pg_id = static_cast<int>(IntAfter(in, "PG "));
+  }
+  size_t open = in.find('(');
+  size_t shut = in.find(')');
+  if (open != std::string_view::npos && shut != std::string_view::npos && shut > open) {
+    *pg_desc = in.substr(open + 1, shut - open - 1);
+  }
+  c->Skip(close + 1);
+  c->SkipSpaces();
+}
+
+bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
+  FrameworkNcclError e;
+  size_t in = msg.find("NCCL error in: ");
+  std::string_view rest;
+  if (in != std::string_view::npos) {
+    std::string_view before = Trim(msg.substr(0, in));
+    if (EndsWith(before, ":")) before.remove_suffix(1);
+    if (!before.empty() && before.find(' ') == std::string_view::npos) e.exception = before;
+    rest = msg.substr(in + 15);
+    size_t comma = rest.find(", ");
+    e.where = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+  } else {
+    size_t p = msg.find("async exception: NCCL error: ");
+    if (p == std::string_view::npos) return false;
+    rest = msg.substr(p + 30);
+  }
+  size_t ver = rest.rfind(", NCCL version ");
+  if (ver != std::string_view::npos) {
+    e.nccl_version = Trim(rest.substr(ver + 15));
+    rest = rest.substr(0, ver);
+  }
+  e.reason = Trim(rest);
+  *data = e;
+  return true;
+}
+
+// The distinctive framework messages; `msg` has header and logPrefix removed.
+bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view pg_desc,
+                     EventData* data) {
+  FrameworkEvent fe;
+  fe.rank = rank;
+  if (Has(msg, "Watchdog caught collective operation timeout")) {
+    WatchdogTimeout w;
+    w.rank = rank;
+    w.seq = IntAfter(msg, "SeqNum=");
+    w.op_type = TokenAfter(msg, "OpType=");
+    w.numel_in = IntAfter(msg, "NumelIn=");
+    w.numel_out = IntAfter(msg, "NumelOut=");
+    w.timeout_ms = IntAfter(msg, "Timeout(ms)=");
+    w.ran_ms = IntAfter(msg, " ran for ");
+    *data = w;
+    return true;
+  }
+  if (Has(msg, "detected by watchdog at work") || StartsWith(msg, "Timeout at NCCL work: ") ||
+      Has(msg, "Last enqueued NCCL work: ")) {
+    WorkProgress p;
+    p.rank = rank;
+    p.pg_id = pg_id;
+    p.pg_desc = pg_desc;
+    if (Has(msg, "work sequence id: ")) {
+      p.failed_seq = IntAfter(msg, "work sequence id: ");
+      p.last_enqueued = IntAfter(msg, "last enqueued work: ");
+      p.last_completed = IntAfter(msg, "last completed work: ");
+    } else {
+      if (Has(msg, "at work: ")) p.failed_seq = IntAfter(msg, "at work: ");
+      if (StartsWith(msg, "Timeout at NCCL work: ")) p.failed_seq = IntAfter(msg, "NCCL work: ");
+      p.last_enqueued = IntAfter(msg, "ast enqueued NCCL work: ");
+      p.last_completed = IntAfter(msg, "ast completed NCCL work: ");
+    }
+    *data = p;
+    return true;
+  }
+  if (Has(msg, "NCCL error in: ") || Has(msg, "async exception: NCCL error: ")) {
+    return ParseNcclErrorIn(msg, data);
+  }
+  static constexpr std::string_view kErrorNames[] = {
+      "ncclUnhandledCudaError", "ncclSystemError",  "ncclInternalError",
+      "ncclInvalidArgument",    "ncclInvalidUsage", "ncclRemoteError"};
+  for (std::string_view name : kErrorNames) {
+    if (StartsWith(msg, name) && msg.size() > name.size() && msg[name.size()] == ':') {
+      fe.kind = FrameworkKind::kNcclErrorDetail;
+      fe.detail = name;
+      *data = fe;
+      return true;
+    }
+  }
+  if (StartsWith(msg, "Unknown NCCL error")) {
+    fe.kind = FrameworkKind::kNcclErrorDetail;
+    fe.detail = "Unknown NCCL error";
+  } else if (Has(msg, "Heartbeat monitor timed out") || Has(msg, "watchdog got stuck for")) {
+    fe.kind = FrameworkKind::kHeartbeatTimeout;
+  } else if (Has(msg, "watchdog thread terminated with exception")) {
+    fe.kind = FrameworkKind::kWatchdogTerminated;
+    size_t p = msg.find("exception: ");
+    if (p != std::string_view::npos) fe.detail = Trim(msg.substr(p + 11));
+  } else if (Has(msg, "taking the entire process down") ||
+             Has(msg, "Some NCCL operations have failed or timed out")) {
+    fe.kind = FrameworkKind::kTakingDown;
+  } else if (Has(msg, "NCCL communicator was aborted on rank ")) {
+    fe.kind = FrameworkKind::kCommAborted;
+    fe.rank = static_cast<int>(IntAfter(msg, "aborted on rank "));
+  } else if (Has(msg, "NCCL timeout in communicator initialization")) {
+    fe.kind = FrameworkKind::kInitTimeout;
+  } else if (Has(msg, "flight recorder") || Has(msg, "dump debug info") ||
+             Has(msg, "signal dumping") || Has(msg, "Stack trace of the failed collective") ||
+             Has(msg, "dumping debug info")) {
+    fe.kind = FrameworkKind::kDumpSignal;
+  } else if (StartsWith(msg, "Sending process ") && Has(msg, " closing signal ")) {
+    fe.kind = FrameworkKind::kProcessSignal;
+    fe.detail = Trim(msg.substr(msg.find(" closing signal ") + 16));
+  } else if (Has(msg, " death signal")) {
+    fe.kind = FrameworkKind::kProcessSignal;
+    size_t p = msg.find("Received ");
+    if (p != std::string_view::npos) fe.detail = TokenAfter(msg, "Received ");
+  } else if (Has(msg, " got signal: ")) {
+    fe.kind = FrameworkKind::kProcessSignal;
+    fe.detail = Trim(msg.substr(msg.find(" got signal: ") + 13));
+  } else if (Has(msg, "ChildFailedError") || Has(msg, "failed (exitcode: ")) {
+    fe.kind = FrameworkKind::kChildFailed;
+    if (Has(msg, "exitcode: ")) fe.detail = TokenAfter(msg, "exitcode: ");
+    if (Has(msg, "local_rank: ")) fe.rank = static_cast<int>(IntAfter(msg, "local_rank: "));
+  } else if (EndsWith(msg, " FAILED") && msg.find(' ') == msg.size() - 7) {
+    fe.kind = FrameworkKind::kChildFailed;
+    fe.detail = msg.substr(0, msg.size() - 7);
+  } else {
+    return false;
+  }
+  *data = fe;
+  return true;
+}
+
+}  // namespace
+
+bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
+  if (text.empty()) return false;
+  TextCursor c(text);
+  if (c.Eat("[rank")) {
+    int r = -1;
+    if (!c.ReadInt(&r) || !c.Eat("]:")) return false;
+    ctx->torch_rank = r;
+    c.SkipSpaces();
+  }
+  const bool header = ReadHeader(&c, ctx);
+  // Without a header, indented text is traceback source code ("    raise ChildFailedError(").
+  if (!header && (c.Peek() == ' ' || c.Peek() == '\t' || StartsWith(c.rest(), "raise "))) {
+    return false;
+  }
+  int rank = -1, pg_id = -1;
+  std::string_view pg_desc;
+  ReadLogPrefix(&c, &rank, &pg_id, &pg_desc);
+  if (rank >= 0 && ctx->torch_rank < 0) ctx->torch_rank = rank;
+  std::string_view msg = Trim(c.rest());
+  if (!ClassifyMessage(msg, rank >= 0 ? rank : ctx->torch_rank, pg_id, pg_desc, data)) {
+    return false;
+  }
+  ctx->level = Level::kTorch;
+  ctx->body = msg;
+  return true;
+}
+
+}  // namespace ncclscope::parse_internal

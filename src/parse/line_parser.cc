@@ -1,0 +1,173 @@
+// LineParser: prefix recognition and body dispatch. The hot bodies (connections, COLL lines) are
+// tried first after a one-byte prefilter; every other family parser rejects a foreign body within
+// its first few bytes, so a line costs a handful of memcmp calls before it is classified.
+#include "ncclscope/parse/line_parser.h"
+
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope {
+
+using parse_internal::StartsWith;
+
+struct LineParser::State {
+  bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
+};
+
+namespace {
+
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+
+// WARN bodies: the plugin/OFI messages the contract gives their own event; else a Warning.
+void DispatchWarn(std::string_view body, EventData* data) {
+  if (StartsWith(body, "NET/OFI ")) {
+    parse_internal::ParseOfi(body, data);
+    if (std::get<OfiEvent>(*data).kind != OfiKind::kOther) return;
+  } else if (StartsWith(body, "Failed to initialize any ") &&
+             parse_internal::ParseNet(body, data)) {
+    return;
+  }
+  *data = Warning{parse_internal::ClassifyWarning(body), body};
+}
+
+// INFO/TRACE/CALL bodies.
+void DispatchInfo(std::string_view body, Level level, EventData* data) {
+  using namespace parse_internal;  // NOLINT(build/namespaces): local to this dispatcher
+  if (body.empty()) {
+    *data = Unrecognized{body};
+    return;
+  }
+  const char first = body.front();
+  // Hot path: connection lines and COLL lines.
+  if (first == 'C' || first == 'R') {
+    if (ParseConnection(body, data)) return;
+  }
+  if (IsUpper(first) && ParseCollective(body, data)) return;
+  switch (first) {
+    case 'C':
+      if (ParseRingOrder(body, data)) return;
+      break;
+    case 'R':
+      if (ParseGraphRing(body, data)) return;
+      break;
+    case 'N':
+      if (ParseVersion(body, data)) return;
+      break;
+    default:
+      break;
+  }
+  if (ParseEnv(body, data) || ParseComm(body, data) || ParseNet(body, data) ||
+      ParseGraph(body, data) || ParseErrorTrail(body, data)) {
+    return;
+  }
+  if (IsDowngradedFailure(body)) {
+    *data = Warning{ClassifyWarning(body), body};
+    return;
+  }
+  std::string_view family = NoiseFamily(body);
+  if (!family.empty()) {
+    *data = KnownNoise{family};
+  } else if (level == Level::kTrace) {
+    *data = KnownNoise{"trace"};
+  } else if (level == Level::kCall) {
+    *data = KnownNoise{"call"};
+  } else {
+    *data = Unrecognized{body};
+  }
+}
+
+}  // namespace
+
+LineParser::LineParser() : state_(std::make_unique<State>()) {}
+LineParser::~LineParser() = default;
+
+ParseOutcome LineParser::Parse(const Line& line, Event* event) {
+  EventContext& ctx = event->ctx;
+  ctx = EventContext{};
+  ctx.source = line.source;
+  ctx.line = line.number;
+  ctx.text = line.text;
+  ctx.meta = &line.meta;
+  std::string_view text = line.text;
+  const bool last_error = state_->last_error_pending;
+  state_->last_error_pending = false;
+
+  if (!text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
+    if (ctx.level == Level::kWarn) {
+      DispatchWarn(ctx.body, &event->data);
+    } else {
+      DispatchInfo(ctx.body, ctx.level, &event->data);
+    }
+    return ParseOutcome::kEvent;
+  }
+  // Not an NCCL-prefixed line: reset whatever the prefix parser may have filled.
+  ctx = EventContext{};
+  ctx.source = line.source;
+  ctx.line = line.number;
+  ctx.text = text;
+  ctx.meta = &line.meta;
+  ctx.body = text;
+
+  if (StartsWith(text, "NCCL version ") && parse_internal::ParseVersion(text, &event->data)) {
+    ctx.level = Level::kVersion;
+    return ParseOutcome::kEvent;
+  }
+  std::string_view trimmed = parse_internal::Trim(text);
+  if (last_error && !trimmed.empty()) {
+    // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning.
+    ctx.level = Level::kTorch;
+    ctx.body = trimmed;
+    event->data = Warning{parse_internal::ClassifyWarning(trimmed), trimmed};
+    return ParseOutcome::kEvent;
+  }
+  if (trimmed == "Last error:") {
+    state_->last_error_pending = true;
+    return ParseOutcome::kNotNccl;
+  }
+  if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
+  return ParseOutcome::kNotNccl;
+}
+
+std::string_view EventTypeName(const EventData& data) {
+  static constexpr std::string_view kNames[] = {"nccl_version",
+                                                "cuda_driver_version",
+                                                "env_setting",
+                                                "comm_config",
+                                                "bootstrap_interface",
+                                                "bootstrap_timings",
+                                                "init_timings",
+                                                "plugin",
+                                                "using_network",
+                                                "ib_devices",
+                                                "socket_devices",
+                                                "gdr_status",
+                                                "ofi",
+                                                "comm_init",
+                                                "comm_end",
+                                                "comm_topology",
+                                                "ring_order",
+                                                "tree_topology",
+                                                "graph_ring",
+                                                "channel_counts",
+                                                "connected_all",
+                                                "connection",
+                                                "graph_pattern",
+                                                "graph_paths",
+                                                "p2p_disabled",
+                                                "collective",
+                                                "coll_algo",
+                                                "warning",
+                                                "error_trail",
+                                                "watchdog_timeout",
+                                                "work_progress",
+                                                "framework_nccl_error",
+                                                "framework_event",
+                                                "known_noise",
+                                                "unrecognized"};
+  static_assert(std::size(kNames) == std::variant_size_v<EventData>);
+  return kNames[data.index()];
+}
+
+}  // namespace ncclscope

@@ -1,0 +1,106 @@
+// NCCL's own line prefix (nccl-log-formats.md §1), parsed by hand:
+//   [timestamp] host:pid:tid [dev] NCCL INFO body
+//   [timestamp] host:pid:tid [dev] file:line [(function)] NCCL WARN body
+//   host:pid:tid [dev] 12.345 function:line NCCL TRACE body
+//   host:pid:tid NCCL CALL body
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+// Splits the text before " NCCL WARN|TRACE " into [ms] location [(function)].
+void SplitLocation(std::string_view pre, Level level, EventContext* ctx) {
+  pre = Trim(pre);
+  if (level == Level::kTrace) {
+    // "%f location:line": the first token is the elapsed time when it is a number.
+    size_t sp = pre.find(' ');
+    if (sp != std::string_view::npos) {
+      std::string_view ms = pre.substr(0, sp);
+      if (!ms.empty() && (IsDigit(ms.front()) || ms.front() == '.')) pre = Trim(pre.substr(sp + 1));
+    }
+  }
+  // 2.30.7 "file:line (function)": a trailing parenthesised group after a space that follows
+  // ":digits". Plugin pretty-function locations end in ":digits" instead, so they are not split.
+  if (!pre.empty() && pre.back() == ')') {
+    size_t open = pre.rfind(" (");
+    if (open != std::string_view::npos && open > 0 && IsDigit(pre[open - 1])) {
+      ctx->function = pre.substr(open + 2, pre.size() - open - 3);
+      pre = pre.substr(0, open);
+    }
+  }
+  ctx->location = pre;
+}
+
+}  // namespace
+
+bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
+  TextCursor c(text);
+  // Optional timestamp: any bracketed text followed by a space (format is configurable).
+  if (c.Peek() == '[') {
+    std::string_view rest = c.rest();
+    size_t close = rest.find("] ");
+    if (close == std::string_view::npos) return false;
+    ctx->timestamp = rest.substr(1, close - 1);
+    c.Skip(close + 2);
+  }
+  // host:pid:tid — host has no ':' or blank.
+  std::string_view rest = c.rest();
+  size_t colon = rest.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon > 255) return false;
+  std::string_view host = rest.substr(0, colon);
+  if (host.find(' ') != std::string_view::npos || host.find('\t') != std::string_view::npos) {
+    return false;
+  }
+  c.Skip(colon + 1);
+  uint32_t pid = 0, tid = 0;
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&pid) || !c.Eat(':')) return false;
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&tid) || !c.Eat(' ')) return false;
+  int dev = -1;
+  if (c.Eat("NCCL CALL")) {
+    ctx->level = Level::kCall;
+    c.Eat(' ');
+  } else {
+    if (!c.Eat('[')) return false;
+    if (!c.ReadInt(&dev) || !c.Eat("] ")) return false;
+    if (c.Eat("NCCL INFO")) {
+      ctx->level = Level::kInfo;
+      c.Eat(' ');
+    } else {
+      // Location (and TRACE time) precede the level; plugin locations may hold spaces.
+      std::string_view r = c.rest();
+      size_t w = r.find(" NCCL WARN");
+      size_t t = r.find(" NCCL TRACE");
+      size_t pos;
+      size_t len;
+      if (w != std::string_view::npos && (t == std::string_view::npos || w < t)) {
+        ctx->level = Level::kWarn;
+        pos = w;
+        len = 10;
+      } else if (t != std::string_view::npos) {
+        ctx->level = Level::kTrace;
+        pos = t;
+        len = 11;
+      } else if (StartsWith(r, "NCCL WARN")) {  // WARN without location
+        ctx->level = Level::kWarn;
+        pos = 0;
+        len = 9;
+      } else {
+        return false;
+      }
+      SplitLocation(r.substr(0, pos), ctx->level, ctx);
+      c.Skip(pos + len);
+      c.Eat(' ');
+    }
+  }
+  ctx->host = host;
+  ctx->pid = pid;
+  ctx->tid = tid;
+  ctx->dev = dev;
+  ctx->body = c.rest();
+  return true;
+}
+
+}  // namespace ncclscope::parse_internal

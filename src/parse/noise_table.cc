@@ -1,0 +1,163 @@
+// Known NCCL message families that carry nothing the analysis uses. A static prefix table scanned
+// with a first-byte check, plus two shape rules (location-led allocation lines and the GRAPH
+// "%2d :" channel listings). No regex.
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+struct NoisePrefix {
+  std::string_view prefix;
+  std::string_view family;
+};
+
+// Ordered roughly by frequency within each family; every entry is a literal body prefix.
+constexpr NoisePrefix kNoise[] = {
+    // Proxy threads, UDS file-descriptor passing, shareable buffers.
+    {"ProxyCall ", "proxy"},
+    {"ncclPollProxyResponse", "proxy"},
+    {"resp.opId=", "proxy"},
+    {"proxyProgressAsync", "proxy"},
+    {"Received and initiated operation", "proxy"},
+    {"Connected to proxy", "proxy"},
+    {"New proxy ", "proxy"},
+    {"proxyUDSRecvReq", "proxy"},
+    {"UDS", "proxy"},
+    {"Imported shareable", "proxy"},
+    {"Allocated shareable", "proxy"},
+    {"[Proxy ", "proxy"},
+    {"[Service thread]", "proxy"},
+    {"Proxy ", "proxy"},
+    {"proxy", "proxy"},
+    // RAS (reliability/availability service, 2.24+).
+    {"RAS ", "ras"},
+    // Allocation tracing.
+    {"Mem Realloc", "alloc"},
+    {"Cuda Alloc", "alloc"},
+    {"Cuda Host Alloc", "alloc"},
+    {"memory stack hunk", "alloc"},
+    {"MemManager", "alloc"},
+    // Tuning tables and thresholds.
+    {"Algorithm |", "tuning"},
+    {"Algorithm    |", "tuning"},
+    {"Protocol |", "tuning"},
+    {"Protocol   |", "tuning"},
+    {"Max NThreads |", "tuning"},
+    {"threadThresholds", "tuning"},
+    {"Enabled NCCL Func/Proto/Algo Matrix", "tuning"},
+    {"Tuner: ", "tuning"},
+    {"Latency/AlgBw", "tuning"},
+    // Topology detection and the GRAPH system dump.
+    {"Topology detection", "topology"},
+    {"TOPO/NET", "topology"},
+    {"ncclTopoPopulateNics", "topology"},
+    {"ncclTopoGetCpuAffinity", "topology"},
+    {"ncclTopo", "topology"},
+    {"Could not get speed from", "topology"},
+    {"Could not find real path", "topology"},
+    {"Could not find node", "topology"},
+    {"Setting affinity for GPU", "topology"},
+    {"CPU/", "topology"},
+    {"NET/0", "topology"},
+    {"NET/1", "topology"},
+    {"NET/2", "topology"},
+    {"NET/3", "topology"},
+    {"NET/4", "topology"},
+    {"NET/5", "topology"},
+    {"NET/6", "topology"},
+    {"NET/7", "topology"},
+    {"NET/8", "topology"},
+    {"NET/9", "topology"},
+    {"NIC/", "topology"},
+    {"NVS/", "topology"},
+    {"PCI/", "topology"},
+    {"=== System", "topology"},
+    {"====", "topology"},
+    {"+ ", "topology"},
+    {"MNNVL busId", "topology"},
+    {"MNNVL ", "topology"},
+    {"DMA-BUF is available", "topology"},
+    {"NVLS multicast support", "nvls"},
+    {"NVLS comm", "nvls"},
+    {"NVLS ", "nvls"},
+    {"Tree ", "graph"},
+    {"Search ", "graph"},
+    {"Could not find a path", "graph"},
+    // Init details.
+    {"CC Off", "init"},
+    {"CC On", "init"},
+    {"Check P2P Type", "init"},
+    {"P2P Chunksize", "init"},
+    {"ncclP2pSchedule", "init"},
+    {"Rank ", "init"},
+    {"NCCL git version", "version"},
+    {"dlvsym failed", "ib"},
+    {"NET/IB : ", "ib"},
+    {"NET/IB: ", "ib"},
+    {"ENV/Plugin: Closing", "plugin"},
+    {"Using non-device net plugin", "plugin"},
+    {"Using ", "init"},
+    {"Init config", "init"},
+    {"ncclCommInitRank", "init"},
+    {"Launch mode", "init"},
+    {"NCCL_", "env"},
+};
+
+// "channel.cc:42 Cuda Alloc ..." / "misc/utils.cc:234 memory stack hunk ...": skips the
+// "file:line " lead when present.
+std::string_view AfterLocation(std::string_view body) {
+  size_t sp = body.find(' ');
+  if (sp == std::string_view::npos || sp == 0) return {};
+  std::string_view tok = body.substr(0, sp);
+  size_t colon = tok.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == tok.size()) return {};
+  for (size_t i = colon + 1; i < tok.size(); ++i) {
+    if (!IsDigit(tok[i])) return {};
+  }
+  return body.substr(sp + 1);
+}
+
+// GRAPH channel listing "%2d :" followed by " GPU/..." / " NET/..." items.
+bool IsGraphChannelList(std::string_view body) {
+  TextCursor c(body);
+  c.SkipSpaces();
+  int n = 0;
+  return IsDigit(c.Peek()) && c.ReadInt(&n) && c.Eat(" :");
+}
+
+std::string_view LookupPrefix(std::string_view body) {
+  if (body.empty()) return {};
+  const char first = body.front();
+  for (const NoisePrefix& p : kNoise) {
+    if (p.prefix.front() == first && StartsWith(body, p.prefix)) return p.family;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view NoiseFamily(std::string_view body) {
+  while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
+  std::string_view f = LookupPrefix(body);
+  if (!f.empty()) return f;
+  if (IsGraphChannelList(body)) return "graph";
+  std::string_view after = AfterLocation(body);
+  if (!after.empty()) {
+    f = LookupPrefix(after);
+    if (f == "alloc") return f;
+  }
+  // "<Op> | ..." rows of the tuning tables.
+  size_t bar = body.find(" |");
+  if (bar != std::string_view::npos && bar > 0 && bar < 24) {
+    std::string_view op = Trim(body.substr(0, bar));
+    bool word = !op.empty();
+    for (char ch : op) word = word && (IsAlpha(ch) || ch == ' ');
+    if (word) return "tuning";
+  }
+  return {};
+}
+
+}  // namespace ncclscope::parse_internal

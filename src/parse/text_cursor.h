@@ -1,0 +1,135 @@
+// TextCursor: a tiny allocation-free scanner over a std::string_view, used by the hand parsers.
+//
+// Every Eat*/Read* member either consumes what it matched and returns true, or leaves the cursor
+// untouched and returns false. Numbers are parsed with std::from_chars (no locale).
+#ifndef NCCLSCOPE_SRC_PARSE_TEXT_CURSOR_H_
+#define NCCLSCOPE_SRC_PARSE_TEXT_CURSOR_H_
+
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+
+namespace ncclscope::parse_internal {
+
+/// True if `s` begins with `prefix`.
+inline bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+/// True if `s` ends with `suffix`.
+inline bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+/// True for ASCII digits.
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+/// True for ASCII letters.
+inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+/// `s` without leading and trailing blanks (space, tab).
+inline std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+/// Parses all of `s` as an integer of type T; false if `s` is not exactly one number.
+template <typename T>
+bool ParseWhole(std::string_view s, T* out, int base = 10) {
+  if (s.empty()) return false;
+  const char* end = s.data() + s.size();
+  auto r = std::from_chars(s.data(), end, *out, base);
+  return r.ec == std::errc() && r.ptr == end;
+}
+
+/// A forward-only scanner; see file comment.
+class TextCursor {
+ public:
+  /// Scans `s`.
+  explicit TextCursor(std::string_view s) : s_(s) {}
+
+  /// The text not yet consumed.
+  std::string_view rest() const { return s_; }
+  /// True when everything was consumed.
+  bool done() const { return s_.empty(); }
+  /// Next character or '\0' at the end.
+  char Peek() const { return s_.empty() ? '\0' : s_.front(); }
+  /// Drops `n` characters (clamped).
+  void Skip(size_t n) { s_.remove_prefix(n < s_.size() ? n : s_.size()); }
+  /// Drops leading spaces.
+  void SkipSpaces() {
+    while (!s_.empty() && s_.front() == ' ') s_.remove_prefix(1);
+  }
+
+  /// Consumes `lit` if the text starts with it.
+  bool Eat(std::string_view lit) {
+    if (!StartsWith(s_, lit)) return false;
+    s_.remove_prefix(lit.size());
+    return true;
+  }
+  /// Consumes one character `c` if next.
+  bool Eat(char c) {
+    if (s_.empty() || s_.front() != c) return false;
+    s_.remove_prefix(1);
+    return true;
+  }
+
+  /// Reads a (possibly negative) decimal integer.
+  template <typename T>
+  bool ReadInt(T* out) {
+    auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, 10);
+    if (r.ec != std::errc()) return false;
+    s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
+    return true;
+  }
+  /// Reads hex digits (an optional "0x" first).
+  bool ReadHex(uint64_t* out) {
+    TextCursor save = *this;
+    Eat("0x");
+    auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, 16);
+    if (r.ec != std::errc()) {
+      *this = save;
+      return false;
+    }
+    s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
+    return true;
+  }
+  /// Reads a decimal floating-point number.
+  bool ReadDouble(double* out) {
+    auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, std::chars_format::general);
+    if (r.ec != std::errc()) return false;
+    s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
+    return true;
+  }
+  /// Reads up to (not including) the next space or the end; empty if at a space.
+  std::string_view ReadToken() { return ReadUntil(' '); }
+  /// Reads up to (not including) the first `c`, or everything if there is none.
+  std::string_view ReadUntil(char c) {
+    size_t p = s_.find(c);
+    if (p == std::string_view::npos) p = s_.size();
+    std::string_view t = s_.substr(0, p);
+    s_.remove_prefix(p);
+    return t;
+  }
+  /// Reads up to the first `lit` and consumes `lit` too; false (nothing consumed) if absent.
+  bool ReadUntilAndEat(std::string_view lit, std::string_view* before) {
+    size_t p = s_.find(lit);
+    if (p == std::string_view::npos) return false;
+    *before = s_.substr(0, p);
+    s_.remove_prefix(p + lit.size());
+    return true;
+  }
+  /// Reads a run of ASCII digits.
+  std::string_view ReadDigits() {
+    size_t n = 0;
+    while (n < s_.size() && IsDigit(s_[n])) ++n;
+    std::string_view t = s_.substr(0, n);
+    s_.remove_prefix(n);
+    return t;
+  }
+
+ private:
+  std::string_view s_;
+};
+
+}  // namespace ncclscope::parse_internal
+
+#endif  // NCCLSCOPE_SRC_PARSE_TEXT_CURSOR_H_

@@ -1,0 +1,71 @@
+// Warnings (category from the text) and the error trail lines (nccl-log-formats.md §5).
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+bool Has(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
+}
+
+// True for "Call to <name> failed" (syscall/library wrapper failures).
+bool IsCallFailed(std::string_view s) {
+  size_t p = s.find("Call to ");
+  return p != std::string_view::npos && s.find(" failed", p) != std::string_view::npos;
+}
+
+}  // namespace
+
+WarnCategory ClassifyWarning(std::string_view m) {
+  if (Has(m, "NET/OFI")) return WarnCategory::kOfi;
+  if (Has(m, "NET/IB") || Has(m, "ibv_")) return WarnCategory::kIb;
+  if (Has(m, "shared memory") || Has(m, "/dev/shm") || Has(m, "failed to extend")) {
+    return WarnCategory::kShm;
+  }
+  if (Has(m, "Cuda failure")) return WarnCategory::kCuda;
+  if (Has(m, "Proxy")) return WarnCategory::kProxy;
+  if (Has(m, "Bootstrap")) return WarnCategory::kBootstrap;
+  if (Has(m, "socketProgress") || Has(m, "Connect to") || Has(m, "connect to") ||
+      Has(m, "Connection closed") || Has(m, "Call to recv") || Has(m, "Call to send")) {
+    return WarnCategory::kSocket;
+  }
+  if (IsCallFailed(m)) return WarnCategory::kSyscall;
+  if (Has(m, "Plugin") || Has(m, "NET plugin") || Has(m, "plugin")) return WarnCategory::kPlugin;
+  if (Has(m, "NVLS")) return WarnCategory::kNvls;
+  if (Has(m, "CollNet") || Has(m, "SHARP")) return WarnCategory::kCollNet;
+  return WarnCategory::kOther;
+}
+
+bool IsDowngradedFailure(std::string_view body) {
+  return StartsWith(body, "Cuda failure") || StartsWith(body, "Error while ") ||
+         StartsWith(body, "Error: failed to extend") || StartsWith(body, "Call to ") ||
+         StartsWith(body, "socketProgress") || StartsWith(body, "Bootstrap : no socket") ||
+         StartsWith(body, "NET/IB : Got completion") || StartsWith(body, "NET/IB: Got completion");
+}
+
+bool ParseErrorTrail(std::string_view body, EventData* data) {
+  TextCursor c(body);
+  std::string_view loc = c.ReadToken();
+  // location must be "file:digits"
+  size_t colon = loc.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == loc.size()) return false;
+  for (size_t i = colon + 1; i < loc.size(); ++i) {
+    if (!IsDigit(loc[i])) return false;
+  }
+  if (c.Eat(" (")) {  // 2.30.7 "(function)"
+    c.ReadUntil(')');
+    if (!c.Eat(')')) return false;
+  }
+  ErrorTrail e;
+  e.location = loc;
+  if (!c.Eat(" -> ") || !c.ReadInt(&e.code)) return false;
+  std::string_view rest = Trim(c.rest());
+  if (Has(rest, "[Async thread]")) e.async = true;
+  *data = e;
+  return true;
+}
+
+}  // namespace ncclscope::parse_internal

@@ -1,0 +1,227 @@
+#include "ncclscope/report/json_report.h"
+
+#include "ncclscope/model/link_summary.h"
+#include "ncclscope/report/rank_table.h"
+
+namespace ncclscope {
+namespace {
+
+using nlohmann::json;
+
+json JsonEvidence(const Job& job, const Evidence& e) {
+  return json{{"source", e.source < job.sources.size() ? job.sources[e.source].name : ""},
+              {"line", e.line},
+              {"text", e.text}};
+}
+
+std::string_view PathName(P2pPath p) {
+  switch (p) {
+    case P2pPath::kNvlink:
+      return "nvlink";
+    case P2pPath::kPcie:
+      return "pcie";
+    case P2pPath::kUnknown:
+      return "unknown";
+    case P2pPath::kNotApplicable:
+      break;
+  }
+  return "";
+}
+
+std::string_view AttributionName(Attribution a) {
+  switch (a) {
+    case Attribution::kCertain:
+      return "certain";
+    case Attribution::kInferred:
+      return "inferred";
+    case Attribution::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+json OptionalBool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
+
+json ClassCounts(const std::map<TransportClass, int>& m) {
+  json o = json::object();
+  for (const auto& [cls, n] : m) o[std::string(TransportClassName(cls))] = n;
+  return o;
+}
+
+json JsonComm(const Job& job, const Communicator& c, const CommLinkSummary* s) {
+  json ranks_seen = json::array(), ranks_missing = json::array(), incomplete = json::array();
+  bool all_complete = !c.ranks.empty();
+  for (const auto& [r, cr] : c.ranks) {
+    ranks_seen.push_back(r);
+    if (!cr.completed) {
+      all_complete = false;
+      incomplete.push_back(r);
+    }
+  }
+  for (int r = 0; r < c.nranks; ++r) {
+    if (!c.ranks.count(r)) ranks_missing.push_back(r);
+  }
+  json hosts = json::array();
+  std::set<int> host_set;
+  for (const auto& [r, cr] : c.ranks) {
+    if (cr.process >= 0) host_set.insert(job.processes[cr.process].host);
+  }
+  for (int h : host_set) hosts.push_back(job.hosts[h].name);
+  json j{{"id", c.id},
+         {"api", c.api},
+         {"parent", c.parent_id.empty() ? json(nullptr) : json(c.parent_id)},
+         {"nranks", c.nranks},
+         {"nnodes", c.nnodes >= 0 ? json(c.nnodes) : json(nullptr)},
+         {"local_ranks", c.local_ranks >= 0 ? json(c.local_ranks) : json(nullptr)},
+         {"ranks_seen", ranks_seen},
+         {"ranks_missing", ranks_missing},
+         {"ranks_incomplete", incomplete},
+         {"init_complete", all_complete && ranks_missing.empty()},
+         {"hosts", hosts},
+         {"nchannels", c.nchannels >= 0 ? json(c.nchannels) : json(nullptr)},
+         {"rings", c.rings.size()},
+         {"graph_type", c.graph_intra_type.empty()
+                            ? json(nullptr)
+                            : json(c.graph_intra_type + "/" + c.graph_inter_type)}};
+  if (s) {
+    j["bottleneck"] = s->bottleneck ? json(TransportClassName(*s->bottleneck)) : json(nullptr);
+    j["link_counts"] = ClassCounts(s->by_class);
+    j["intra_node_links"] = s->intra;
+    j["inter_node_links"] = s->inter;
+    j["unknown_locality_links"] = s->unknown_locality;
+  } else {
+    j["bottleneck"] = nullptr;
+    j["link_counts"] = json::object();
+  }
+  return j;
+}
+
+}  // namespace
+
+json JsonLink(const Job& job, const Link& l) {
+  std::string direction = l.send_side && l.receive_side ? "both"
+                          : l.receive_side              ? "receive"
+                                                        : "send";
+  json channels = json::array();
+  for (int c : l.channels) channels.push_back(c);
+  json conn = json::array();
+  for (int c : l.conn_indexes) conn.push_back(c);
+  json j{{"comm", l.comm >= 0 ? json(job.comms[l.comm].id) : json(nullptr)},
+         {"attribution", AttributionName(l.attribution)},
+         {"src", l.src},
+         {"dst", l.dst},
+         {"global_src", GlobalRank(job, l.comm, l.src)},
+         {"global_dst", GlobalRank(job, l.comm, l.dst)},
+         {"channels", channels},
+         {"conn_indexes", conn},
+         {"direction", direction},
+         {"raw", l.raw},
+         {"transport", TransportClassName(l.cls)},
+         {"path", l.path == P2pPath::kNotApplicable ? json(nullptr) : json(PathName(l.path))},
+         {"path_evidence", l.path_evidence.empty() ? json(nullptr) : json(l.path_evidence)},
+         {"gdrdma", l.gdrdma},
+         {"shared", l.shared},
+         {"read", l.read},
+         {"ce", l.ce},
+         {"mode", l.mode.empty() ? json(nullptr) : json(l.mode)},
+         {"net", l.net.empty() ? json(nullptr) : json(l.net)},
+         {"net_dev", l.net_dev >= 0 ? json(l.net_dev) : json(nullptr)},
+         {"proxy_rank", l.proxy_rank >= 0 ? json(l.proxy_rank) : json(nullptr)},
+         {"intra_node", OptionalBool(l.intra_node)},
+         {"same_physical_host", OptionalBool(l.same_physical_host)},
+         {"lines", l.lines},
+         {"evidence", JsonEvidence(job, l.first)}};
+  return j;
+}
+
+json JsonFinding(const Job& job, const Finding& f) {
+  json ev = json::array();
+  for (const auto& e : f.evidence) ev.push_back(JsonEvidence(job, e));
+  return json{{"rule", f.rule},           {"severity", SeverityName(f.severity)},
+              {"title", f.title},         {"message", f.message},
+              {"evidence", ev},           {"fix", f.fix},
+              {"ranks", f.ranks},         {"hosts", f.hosts},
+              {"comms", f.comms},         {"suspect_ranks", f.suspect_ranks},
+              {"suspect_hosts", f.suspect_hosts}};
+}
+
+json JsonReport(const ReportInput& in) {
+  const Job& job = in.job;
+  json inputs = json::array();
+  for (const auto& s : job.sources) {
+    json i{{"name", s.name},
+           {"lines", s.lines},
+           {"nccl_lines", s.nccl_lines},
+           {"framework_lines", s.framework_lines},
+           {"events", s.events},
+           {"unrecognized", s.unrecognized},
+           {"truncated_lines", s.truncated_lines}};
+    if (!s.pod.empty()) i["pod"] = s.pod;
+    if (!s.problem.empty()) i["problem"] = s.problem;
+    inputs.push_back(std::move(i));
+  }
+  json problems = json::array();
+  for (const auto& p : in.problems) problems.push_back({{"path", p.path}, {"message", p.message}});
+
+  json hosts = json::array();
+  for (const auto& h : job.hosts) {
+    json procs = json::array();
+    for (int pi : h.processes) {
+      const Process& p = job.processes[pi];
+      procs.push_back({{"pid", p.pid},
+                       {"hostname", p.hostname},
+                       {"node", p.node},
+                       {"global_rank", p.global_rank >= 0 ? json(p.global_rank) : json(nullptr)},
+                       {"cuda_devs", p.cuda_devs}});
+    }
+    hosts.push_back({{"name", h.name},
+                     {"address", h.address.empty() ? json(nullptr) : json(h.address)},
+                     {"nodes", h.nodes},
+                     {"processes", procs}});
+  }
+
+  auto summaries = SummarizeLinks(job);
+  std::map<int, const CommLinkSummary*> by_comm;
+  for (const auto& s : summaries) by_comm[s.comm] = &s;
+  json comms = json::array();
+  for (size_t i = 0; i < job.comms.size(); ++i) {
+    auto it = by_comm.find(static_cast<int>(i));
+    comms.push_back(JsonComm(job, job.comms[i], it == by_comm.end() ? nullptr : it->second));
+  }
+  json links = json::array();
+  for (const auto& l : job.links) links.push_back(JsonLink(job, l));
+  json findings = json::array();
+  for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
+
+  json by_type = json::object();
+  for (const auto& [k, v] : job.stats.events_by_type) by_type[k] = v;
+  json stats{{"lines", job.stats.lines},
+             {"nccl_lines", job.stats.nccl_lines},
+             {"framework_lines", job.stats.framework_lines},
+             {"events", job.stats.events},
+             {"unrecognized", job.stats.unrecognized},
+             {"connection_lines", job.stats.connection_lines},
+             {"bytes", job.stats.bytes},
+             {"events_by_type", by_type}};
+  json unrec = json::array();
+  for (const auto& e : job.unrecognized_samples) unrec.push_back(JsonEvidence(job, e));
+  stats["unrecognized_samples"] = unrec;
+
+  return json{{"schema_version", kJsonSchemaVersion},
+              {"tool", {{"name", "ncclscope"}, {"version", NCCLSCOPE_VERSION}}},
+              {"inputs", inputs},
+              {"input_problems", problems},
+              {"nccl_versions", job.nccl_versions},
+              {"hosts", hosts},
+              {"ranks", RankTableJson(job)},
+              {"communicators", comms},
+              {"links", links},
+              {"findings", findings},
+              {"stats", stats}};
+}
+
+void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
+  out << JsonReport(in).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace ncclscope

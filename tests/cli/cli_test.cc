@@ -1,0 +1,197 @@
+// End-to-end tests of the ncclscope binary: exit codes, outputs, bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::BinaryPath;
+using testing::TestData;
+
+struct RunResult {
+  int code = -1;
+  std::string out;
+};
+
+/// Runs the binary through the shell; stderr is discarded unless `with_stderr`.
+RunResult RunTool(const std::string& args, bool with_stderr = false) {
+  std::string cmd = BinaryPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  RunResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string Corpus(const std::string& rel) { return "'" + TestData("corpus/" + rel) + "'"; }
+
+TEST(Cli, HealthyLogExitsZero) {
+  auto r = RunTool(Corpus("h200x4/default.log"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("0xe9089ab3dce6b312"), std::string::npos);
+}
+
+TEST(Cli, BareFileArgumentMeansAnalyze) {
+  auto a = RunTool(Corpus("h200x4/default.log") + " --format json");
+  auto b = RunTool("analyze --format json " + Corpus("h200x4/default.log"));
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(Cli, StdinIsReadWhenNoPathIsGiven) {
+  auto r = RunTool("--format json < " + Corpus("h200x4/two_nodes.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["inputs"][0]["name"], "<stdin>");
+  EXPECT_FALSE(j["links"].empty());
+}
+
+TEST(Cli, JsonReportHasTheDocumentedTopLevelKeys) {
+  auto r = RunTool("--format json " + Corpus("h200x4/two_nodes.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out.substr(0, 500);
+  for (const char* key : {"schema_version", "tool", "inputs", "nccl_versions", "hosts",
+                          "communicators", "links", "findings", "stats", "ranks"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["schema_version"], 1);
+  for (const auto& l : j["links"]) {
+    for (const char* key : {"comm", "src", "dst", "channels", "direction", "raw", "transport",
+                            "path", "gdrdma", "intra_node"}) {
+      EXPECT_TRUE(l.contains(key)) << key;
+    }
+  }
+}
+
+TEST(Cli, MissingPathExitsTwoNamingThePathAndStillAnalysesTheOthers) {
+  auto r = RunTool("--format json /nonexistent/x.log " + Corpus("h200x4/default.log"), false);
+  EXPECT_EQ(r.code, 2);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_FALSE(j["links"].empty());
+  auto e = RunTool("/nonexistent/x.log", true);
+  EXPECT_NE(e.out.find("/nonexistent/x.log"), std::string::npos) << e.out;
+  EXPECT_EQ(e.code, 2);
+}
+
+TEST(Cli, InputWithoutNcclLinesExitsThree) {
+  auto dir = std::filesystem::temp_directory_path() / "ncclscope_cli_nonccl";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "app.log") << "epoch 1 loss 0.3\nepoch 2 loss 0.2\n";
+  auto r = RunTool("'" + (dir / "app.log").string() + "'", true);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("NCCL_DEBUG=INFO"), std::string::npos);
+}
+
+TEST(Cli, EmptyInputExitsThree) { EXPECT_EQ(RunTool("< /dev/null").code, 3); }
+
+TEST(Cli, UnknownOptionIsAUsageError) { EXPECT_EQ(RunTool("--no-such-flag x").code, 2); }
+
+TEST(Cli, UnknownFormatIsAUsageError) {
+  EXPECT_EQ(RunTool("--format yaml " + Corpus("h200x4/default.log")).code, 2);
+}
+
+TEST(Cli, OutputFileReceivesTheReport) {
+  auto path = std::filesystem::temp_directory_path() / "ncclscope_cli_out.json";
+  std::filesystem::remove(path);
+  auto r = RunTool("--format json -o '" + path.string() + "' " + Corpus("h200x4/default.log"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(r.out.empty());
+  std::ifstream in(path);
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  EXPECT_FALSE(j.is_discarded());
+}
+
+TEST(Cli, UnwritableOutputIsAUsageError) {
+  EXPECT_EQ(RunTool("-o /nonexistent/dir/out.txt " + Corpus("h200x4/default.log")).code, 2);
+}
+
+TEST(Cli, ColorNeverHasNoEscapeCodesAndAlwaysHasThem) {
+  auto never = RunTool("--color never " + Corpus("h200x4/two_nodes.log"));
+  EXPECT_EQ(never.out.find('\x1b'), std::string::npos);
+  auto always = RunTool("--color always " + Corpus("h200x4/two_nodes.log"));
+  EXPECT_NE(always.out.find('\x1b'), std::string::npos);
+}
+
+TEST(Cli, EventsPrintsOneJsonObjectPerLineWithConnections) {
+  auto r = RunTool("events " + Corpus("h200x4/two_nodes.log"));
+  EXPECT_EQ(r.code, 0);
+  size_t lines = 0, connections = 0;
+  size_t start = 0;
+  while (start < r.out.size()) {
+    size_t nl = r.out.find('\n', start);
+    auto j = nlohmann::json::parse(r.out.substr(start, nl - start), nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << r.out.substr(start, nl - start);
+    ++lines;
+    if (j["type"] == "connection") {
+      ++connections;
+      EXPECT_TRUE(j.contains("raw"));
+    }
+    start = nl + 1;
+  }
+  EXPECT_GT(lines, 100u);
+  EXPECT_EQ(connections, 40u);
+}
+
+TEST(Cli, RanksPrintsOneRowPerProcess) {
+  auto r = RunTool("ranks --format json " + Corpus("h200x4/default.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j.size(), 4u);
+  EXPECT_EQ(j[0]["rank"], 0);
+}
+
+TEST(Cli, TopoCommandReadsAMatrix) {
+  auto r = RunTool("topo " + Corpus("topo/h200x4-topo-m.txt"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("NV18"), std::string::npos);
+}
+
+TEST(Cli, TopoOptionMakesDefaultLogAllNvl) {
+  auto r = RunTool("--format json --topo " + Corpus("topo/h200x4-topo-m.txt") + " " +
+               Corpus("h200x4/default.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_FALSE(j["links"].empty());
+  for (const auto& l : j["links"]) EXPECT_EQ(l["transport"], "NVL");
+}
+
+TEST(Cli, BadTopoFileIsAUsageError) {
+  EXPECT_EQ(RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code, 2);
+}
+
+TEST(Cli, BenchJudgesSocketSpeedAgainstNvlinkExpectation) {
+  auto r = RunTool("bench --expect NVL " + Corpus("nccl-tests/h200x4-nccltests_allreduce_net.txt"));
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto ok = RunTool("bench --expect NVL " + Corpus("nccl-tests/h200x4-nccltests_allreduce.txt"));
+  EXPECT_EQ(ok.code, 0) << ok.out;
+}
+
+TEST(Cli, BinaryGarbageNeverCrashes) {
+  auto dir = std::filesystem::temp_directory_path() / "ncclscope_cli_garbage";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir / "g.bin", std::ios::binary);
+    uint32_t x = 12345;
+    for (int i = 0; i < 200000; ++i) {
+      x = x * 1103515245u + 12345u;
+      f.put(static_cast<char>(x >> 24));
+    }
+  }
+  auto r = RunTool("'" + (dir / "g.bin").string() + "'");
+  EXPECT_EQ(r.code, 3);
+}
+
+}  // namespace
+}  // namespace ncclscope
