@@ -75,9 +75,11 @@ class WatchdogTimeoutRule : public BasicRule {
       }
       std::string desc =
           states.front()->pg_desc.empty() ? "" : " (" + states.front()->pg_desc + ")";
-      f.message = std::to_string(timed.size()) + " rank(s) (" +
-                  JoinInts(std::vector<int>(timed_ranks.begin(), timed_ranks.end())) +
-                  ") of process group " + std::to_string(pg) + desc + " timed out";
+      f.message =
+          std::to_string(timed.size()) + " rank(s) (" +
+          JoinInts(std::vector<int>(timed_ranks.begin(), timed_ranks.end())) + ") of " +
+          (pg >= 0 ? "process group " + std::to_string(pg) : std::string("the process group")) +
+          desc + " timed out";
       if (seq >= 0) f.message += " on SeqNum " + std::to_string(seq);
       if (!op.empty()) f.message += " " + op;
       if (timeout_ms >= 0) f.message += " after " + std::to_string(timeout_ms / 1000) + " s";
