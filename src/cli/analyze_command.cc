@@ -5,6 +5,7 @@
 #include "ncclscope/cli/commands.h"
 #include "ncclscope/cli/output.h"
 #include "ncclscope/report/report.h"
+#include "ncclscope/rules/policy.h"
 
 namespace ncclscope::cli {
 namespace {
@@ -33,12 +34,22 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
   aopts.inputs = opts.inputs;
   aopts.topo_path = opts.topo;
   aopts.rules.slow_init_seconds = opts.slow_init_seconds;
+  Policy policy;
+  if (!opts.policy.empty()) {
+    Status ps = LoadPolicy(opts.policy, &policy);
+    if (!ps.ok()) {
+      err << "ncclscope: " << ps.message() << "\n";
+      return kExitUsage;
+    }
+    ApplyPolicyThresholds(policy, &aopts.rules);
+  }
   AnalysisResult result;
   Status s = Analyze(aopts, &result);
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;
   }
+  if (!opts.policy.empty()) ApplyPolicy(policy, result.job, &result.findings);
   for (const auto& p : result.problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
   if (opts.stats) PrintStats(result.job, err);
 

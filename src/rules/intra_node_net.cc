@@ -46,36 +46,44 @@ class IntraNodeNetRule : public BasicRule {
         per_comm[l.comm].push_back(&l);
       }
     }
-    for (const auto& [comm, links] : per_comm) {
+    if (!per_comm.empty()) {
+      // One finding for the job: the largest communicator's numbers, the others in a count.
       Finding f = NewFinding(*this);
+      int main_comm = per_comm.begin()->first;
+      for (const auto& [comm, links] : per_comm) {
+        if (comm >= 0 && (main_comm < 0 || job.comms[comm].nranks > job.comms[main_comm].nranks))
+          main_comm = comm;
+      }
       std::map<std::string, size_t> classes;
-      for (const Link* l : links) {
-        ++classes[std::string(TransportClassName(l->cls))];
-        AddRank(&f, GlobalRank(job, l->comm, l->src));
-        AddRank(&f, GlobalRank(job, l->comm, l->dst));
-        if (l->reporter >= 0) AddHost(&f, HostName(job, l->reporter));
-        if (f.evidence.size() < 3) AddEvidence(&f, l->first);
+      size_t total = 0;
+      for (const auto& [comm, links] : per_comm) {
+        if (comm >= 0) AddComm(&f, job.comms[comm].id);
+        for (const Link* l : links) {
+          ++total;
+          ++classes[std::string(TransportClassName(l->cls))];
+          AddRank(&f, GlobalRank(job, l->comm, l->src));
+          AddRank(&f, GlobalRank(job, l->comm, l->dst));
+          if (l->reporter >= 0) AddHost(&f, HostName(job, l->reporter));
+          if (comm == main_comm && f.evidence.size() < 3) AddEvidence(&f, l->first);
+        }
       }
       std::vector<std::string> cls;
       for (const auto& [name, n] : classes) cls.push_back(std::to_string(n) + " over " + name);
-      f.message = std::to_string(links.size()) + " links of comm " + CommName(job, comm) +
-                  " join ranks on the same physical host (" + JoinStrings(f.hosts) +
-                  ") but run "
-                  "over the network (" +
-                  JoinStrings(cls) + ")";
-      if (comm >= 0) {
-        const Communicator& c = job.comms[comm];
-        AddComm(&f, c.id);
+      f.message = std::to_string(total) + " links in " + std::to_string(per_comm.size()) +
+                  " communicator(s) join ranks on the same physical host (" +
+                  JoinStrings(f.hosts) + ") but run over the network (" + JoinStrings(cls) + ")";
+      if (main_comm >= 0) {
+        const Communicator& c = job.comms[main_comm];
         if (c.nnodes > 0 && c.local_ranks > 0) {
-          f.message += "; NCCL sees nNodes " + std::to_string(c.nnodes) + " localRanks " +
-                       std::to_string(c.local_ranks) + " for " + std::to_string(c.nranks) +
-                       " ranks";
+          f.message += "; for comm " + c.id + " NCCL sees nNodes " + std::to_string(c.nnodes) +
+                       " localRanks " + std::to_string(c.local_ranks) + " for " +
+                       std::to_string(c.nranks) + " ranks";
         }
       }
       f.message += Cause(job) + ".";
       out->push_back(std::move(f));
+      return;
     }
-    if (!per_comm.empty()) return;
     CheckSplitPlatform(ctx, out);
   }
 

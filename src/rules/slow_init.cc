@@ -81,7 +81,8 @@ class SlowInitRule : public BasicRule {
       others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
       double med = Median(others);
       bool over = s.seconds > ctx.options.slow_init_seconds;
-      bool outlier = !others.empty() && s.seconds > 1.0 &&
+      bool outlier = !others.empty() &&
+                     s.seconds >= std::max(2.0, ctx.options.slow_init_seconds / 2) &&
                      s.seconds > ctx.options.slow_init_outlier_factor * std::max(med, 0.01);
       if (!over && !outlier) continue;
       AddProcess(job, s.process, f);

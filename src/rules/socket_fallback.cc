@@ -1,4 +1,6 @@
 // socket-fallback: links between nodes run over NET/Socket (TCP).
+#include <algorithm>
+#include <functional>
 #include <map>
 
 #include "net_expectation.h"
@@ -41,13 +43,31 @@ class SocketFallbackRule : public BasicRule {
     }
     if (socket_links.empty()) return;
     Finding f = NewFinding(*this);
+    // Largest communicator first in words; the others summed, so big jobs stay one line.
     std::string counts;
+    int shown = 0, rest_socket = 0, rest_total = 0, rest_comms = 0;
+    std::vector<std::pair<int, int>> order;  // (nranks, comm)
     for (const auto& [comm, c] : per_comm) {
       if (c.first == 0) continue;
-      if (!counts.empty()) counts += "; ";
-      counts += std::to_string(c.first) + " of " + std::to_string(c.second) +
-                " inter-node links of comm " + CommName(job, comm);
+      order.emplace_back(comm >= 0 ? job.comms[comm].nranks : 0, comm);
       AddComm(&f, comm >= 0 ? job.comms[comm].id : "");
+    }
+    std::sort(order.begin(), order.end(), std::greater<>());
+    for (const auto& [nranks, comm] : order) {
+      const auto& c = per_comm.at(comm);
+      if (shown++ < 2) {
+        if (!counts.empty()) counts += "; ";
+        counts += std::to_string(c.first) + " of " + std::to_string(c.second) +
+                  " inter-node links of comm " + CommName(job, comm);
+      } else {
+        rest_socket += c.first;
+        rest_total += c.second;
+        ++rest_comms;
+      }
+    }
+    if (rest_comms > 0) {
+      counts += "; " + std::to_string(rest_socket) + " of " + std::to_string(rest_total) +
+                " in " + std::to_string(rest_comms) + " more communicator(s)";
     }
     for (const Link* l : socket_links) {
       AddRank(&f, GlobalRank(job, l->comm, l->src));

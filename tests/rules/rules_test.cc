@@ -143,7 +143,7 @@ TEST(IntraNodeNet, SameHostOverNetwork) {
   auto all = fx.Run();
   auto f = Of(all, "intra-node-net");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].message.find("4 links of comm 0x2"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("4 links in 1 communicator(s)"), std::string::npos) << f[0].message;
   EXPECT_NE(f[0].message.find("NCCL_HOSTID"), std::string::npos);
   EXPECT_EQ(f[0].hosts, (std::vector<std::string>{"vm"}));
   EXPECT_FALSE(HasRule(all, "env-mismatch"));  // NCCL_HOSTID differs legitimately
