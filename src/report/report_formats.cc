@@ -1,6 +1,7 @@
 // The table of report formats: adding a format = one writer file + one line here.
 #include "ncclscope/report/dot_report.h"
 #include "ncclscope/report/github_report.h"
+#include "ncclscope/report/html_report.h"
 #include "ncclscope/report/json_report.h"
 #include "ncclscope/report/junit_report.h"
 #include "ncclscope/report/markdown_report.h"
@@ -20,6 +21,7 @@ const std::vector<ReportFormat>& ReportFormats() {
        WriteMarkdownReport},
       {"dot", "Graphviz link graph of the largest communicator", WriteDotReport},
       {"mermaid", "Mermaid flowchart of the largest communicator's link graph", WriteMermaidReport},
+      {"html", "self-contained HTML page: findings, class matrices, link graph", WriteHtmlReport},
   };
   return formats;
 }
