@@ -102,8 +102,10 @@ void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOpti
     if (bus_a.empty() && l->src_dev.size() > 2) bus_a = l->src_dev;
     if (bus_b.empty() && l->dst_dev.size() > 2) bus_b = l->dst_dev;
     if (host_it != st.graph_paths.end() && !bus_a.empty() && !bus_b.empty()) {
-      auto key = std::minmax(NormalizeBusId(bus_a), NormalizeBusId(bus_b));
-      auto pit = host_it->second.find({key.first, key.second});
+      // std::minmax returns references: keep the normalized ids alive in locals.
+      std::string na = NormalizeBusId(bus_a), nb = NormalizeBusId(bus_b);
+      if (nb < na) std::swap(na, nb);
+      auto pit = host_it->second.find({na, nb});
       if (pit != host_it->second.end()) {
         const std::string& v = pit->second;
         bool nvl = v.ends_with("/NVL") || v.ends_with("/NVB");
