@@ -102,8 +102,10 @@ void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOpti
     if (bus_a.empty() && l->src_dev.size() > 2) bus_a = l->src_dev;
     if (bus_b.empty() && l->dst_dev.size() > 2) bus_b = l->dst_dev;
     if (host_it != st.graph_paths.end() && !bus_a.empty() && !bus_b.empty()) {
-      auto key = std::minmax(NormalizeBusId(bus_a), NormalizeBusId(bus_b));
-      auto pit = host_it->second.find({key.first, key.second});
+      // Not std::minmax on temporaries: it returns references to them (dangling).
+      std::string lo = NormalizeBusId(bus_a), hi = NormalizeBusId(bus_b);
+      if (hi < lo) std::swap(lo, hi);
+      auto pit = host_it->second.find({lo, hi});
       if (pit != host_it->second.end()) {
         const std::string& v = pit->second;
         bool nvl = v.ends_with("/NVL") || v.ends_with("/NVB");
@@ -114,7 +116,8 @@ void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOpti
     }
   }
   // 2. The communicator's GRAPH search found an NVLink pattern for intra-node rings.
-  if (l->comm >= 0 && job.comms[l->comm].graph_intra_type == "NVL" && l->intra_node.value_or(false)) {
+  if (l->comm >= 0 && job.comms[l->comm].graph_intra_type == "NVL" &&
+      l->intra_node.value_or(false)) {
     l->path = P2pPath::kNvlink;
     l->path_evidence = "GRAPH Pattern type NVL/" + job.comms[l->comm].graph_inter_type;
     return;

@@ -67,8 +67,8 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
         if (o.last_completed == max_done) ahead.push_back(o.rank);
       }
       why.push_back("its last completed work is " + std::to_string(r.last_completed) +
-                    " while ranks " + RankRanges(ahead) + " completed " +
-                    std::to_string(max_done) + ": it is stuck in an earlier collective");
+                    " while ranks " + RankRanges(ahead) + " completed " + std::to_string(max_done) +
+                    ": it is stuck in an earlier collective");
     }
     if (why.empty()) continue;
     r.suspect = true;

@@ -32,8 +32,7 @@ void WriteWatchdog(const Job& job, const std::vector<WatchdogGroup>& groups, std
     std::string name = g.pg_id >= 0 ? fmt::format("process group {}", g.pg_id)
                                     : std::string("process group (unknown id)");
     if (!g.pg_desc.empty()) name += " (" + g.pg_desc + ")";
-    out << fmt::format("  {}: {} of {} rank(s) timed out", name, g.timed_out.size(),
-                       g.rows.size());
+    out << fmt::format("  {}: {} of {} rank(s) timed out", name, g.timed_out.size(), g.rows.size());
     if (g.timeout_seq >= 0) out << fmt::format(" on SeqNum {}", g.timeout_seq);
     if (!g.op_type.empty()) out << " " << g.op_type;
     if (g.timeout_ms >= 0) out << fmt::format(" (timeout {} s)", g.timeout_ms / 1000);
@@ -78,11 +77,11 @@ void WriteStuckInit(const Job& job, std::ostream& out) {
     for (int r = 0; r < c.nranks && c.ranks.size() < static_cast<size_t>(c.nranks); ++r) {
       if (!c.ranks.count(r)) absent.push_back(r);
     }
-    out << fmt::format("  init of comm {}: rank(s) {} of {} never reached Init COMPLETE{}\n", c.id,
-                       RankRanges(stuck), c.nranks,
-                       absent.empty() ? ""
-                                      : fmt::format("; rank(s) {} absent from the inputs",
-                                                    RankRanges(absent)));
+    out << fmt::format(
+        "  init of comm {}: rank(s) {} of {} never reached Init COMPLETE{}\n", c.id,
+        RankRanges(stuck), c.nranks,
+        absent.empty() ? ""
+                       : fmt::format("; rank(s) {} absent from the inputs", RankRanges(absent)));
   }
 }
 
@@ -136,7 +135,10 @@ void WriteTimeline(const Job& job, const std::vector<TimelineEntry>& tl, std::os
                        e.time.empty() ? "(no time)" : e.time, e.host.empty() ? "?" : e.host,
                        e.rank >= 0 ? std::to_string(e.rank) : "?", e.kind,
                        Where(job, e.source, e.line), Clip(e.text),
-                       static_cast<int>(i) == first ? "  <- first failure — likely the cause" : "");
+                       static_cast<int>(i) != first ? ""
+                       : e.kind == "watchdog-timeout"
+                           ? "  <- first failure (a timeout: a symptom, see the suspects above)"
+                           : "  <- first failure — likely the cause");
   }
   if (tl.size() > kMaxTimeline) {
     out << fmt::format("    ... and {} more (see --format json)\n", tl.size() - kMaxTimeline);
@@ -146,10 +148,9 @@ void WriteTimeline(const Job& job, const std::vector<TimelineEntry>& tl, std::os
   if (per_host.size() < 2) return;
   out << "  first error per host:\n";
   for (const auto& [host, e] : per_host) {
-    out << fmt::format("    {}: rank {} {} {}: {}\n", host,
-                       e->rank >= 0 ? std::to_string(e->rank) : "?",
-                       e->time.empty() ? "(no time)" : e->time, Where(job, e->source, e->line),
-                       Clip(e->text));
+    out << fmt::format(
+        "    {}: rank {} {} {}: {}\n", host, e->rank >= 0 ? std::to_string(e->rank) : "?",
+        e->time.empty() ? "(no time)" : e->time, Where(job, e->source, e->line), Clip(e->text));
   }
 }
 

@@ -79,8 +79,9 @@ class EnvMismatchRule : public BasicRule {
         }
         auto it = job.processes[procs.front()].env.find(name);
         if (it != job.processes[procs.front()].env.end()) AddEvidence(&f, it->second.evidence);
-        parts.push_back((v == "(not set)" ? name + " not set" : name + "=" + v) + " on " + std::to_string(procs.size()) +
-                        " process(es) (ranks " + JoinInts(ranks) + ")");
+        parts.push_back((v == "(not set)" ? name + " not set" : name + "=" + v) + " on " +
+                        std::to_string(procs.size()) + " process(es) (ranks " + JoinInts(ranks) +
+                        ")");
       }
       f.message = JoinStrings(parts, "; ") + ".";
       out->push_back(std::move(f));

@@ -39,9 +39,11 @@ class InitIncompleteRule : public BasicRule {
       }
       if (!not_done.empty()) {
         AddComm(&stuck, c.id);
-        // The stuck ranks wait for the absent ones when the communicator is top-level and some
-        // ranks never logged; otherwise the stuck ranks themselves are the suspects.
-        const bool blame_absent = !absent.empty() && c.parent_id.empty();
+        // The stuck ranks wait for the absent ones when the communicator is top-level, no rank
+        // completed and some ranks never logged; otherwise the stuck ranks are the suspects.
+        bool any_completed = false;
+        for (const auto& [r, cr] : c.ranks) any_completed = any_completed || cr.completed;
+        const bool blame_absent = !absent.empty() && c.parent_id.empty() && !any_completed;
         std::vector<int> global_stuck;
         std::vector<std::string> quotes;
         for (int r : not_done) {
@@ -59,9 +61,9 @@ class InitIncompleteRule : public BasicRule {
           const Evidence& last = job.processes[cr.process].last_line;
           AddEvidence(&stuck, last);
           if (!last.text.empty() && quotes.size() < 4) {
-            quotes.push_back("rank " + std::to_string(g) + " (" + HostPid(job, cr.process) +
-                             ") " + job.SourceName(last.source) + ":" +
-                             std::to_string(last.line) + ": \"" + last.text + "\"");
+            quotes.push_back("rank " + std::to_string(g) + " (" + HostPid(job, cr.process) + ") " +
+                             job.SourceName(last.source) + ":" + std::to_string(last.line) +
+                             ": \"" + last.text + "\"");
           }
         }
         if (blame_absent) {
@@ -77,8 +79,10 @@ class InitIncompleteRule : public BasicRule {
           part += " (the other ranks completed: the stuck ones are the suspects)";
         }
         if (!quotes.empty()) {
-          part += ". Last NCCL line of " + JoinStrings(quotes, "; of ");
+          part += ". The last NCCL line of " + JoinStrings(quotes, "; of ");
           if (not_done.size() > quotes.size()) part += "; ...";
+        } else {
+          part += " (their last NCCL line is not known)";
         }
         stuck_parts.push_back(part);
       }

@@ -50,20 +50,20 @@ class RankInconsistencyRule : public BasicRule {
       }
       int nics = p.gdr_enabled_nics + p.gdr_disabled_nics;
       if (nics > 0) {
-        gdr["GDR enabled on " + std::to_string(p.gdr_enabled_nics) + " of " +
-            std::to_string(nics) + " NICs"]
+        gdr["GDR enabled on " + std::to_string(p.gdr_enabled_nics) + " of " + std::to_string(nics) +
+            " NICs"]
             .push_back(pi);
       }
     }
     Finding f = NewFinding(*this);
     std::vector<std::string> parts;
     Compare(job, "CUDA driver", driver, nullptr, &f, &parts);
-    Compare(job, "network", network, [](const Process& p) { return p.network_evidence; }, &f,
-            &parts);
+    Compare(
+        job, "network", network, [](const Process& p) { return p.network_evidence; }, &f, &parts);
     Compare(job, "IB devices", ib, nullptr, &f, &parts);
     Compare(job, "socket devices", sock, nullptr, &f, &parts);
-    Compare(job, "GPUDirect RDMA", gdr, [](const Process& p) { return p.gdr_evidence; }, &f,
-            &parts);
+    Compare(
+        job, "GPUDirect RDMA", gdr, [](const Process& p) { return p.gdr_evidence; }, &f, &parts);
     for (size_t ci = 0; ci < job.comms.size(); ++ci) {
       const Communicator& c = job.comms[ci];
       ValueMap channels;

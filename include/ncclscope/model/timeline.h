@@ -23,7 +23,7 @@ struct TimelineEntry {
   uint32_t source = 0;
   uint64_t line = 0;
   std::string text;
-  std::string kind;  ///< "nccl-warn", "error-trail", "framework-error", "watchdog-timeout"
+  std::string kind;      ///< "nccl-warn", "error-trail", "framework-error", "watchdog-timeout"
   bool cascade = false;  ///< A consequence of another failure (peer exited, connection closed).
   int64_t key = 0;       ///< Comparable time (see ParseTimeKey); inherited when no timestamp.
 };

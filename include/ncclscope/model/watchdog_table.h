@@ -13,8 +13,8 @@ namespace ncclscope {
 
 /// One rank of a process group, as its watchdog/progress lines describe it.
 struct WatchdogRow {
-  int rank = -1;     ///< Rank in the group as PyTorch prints it.
-  int process = -1;  ///< Index into Job::processes (by global rank), -1 if unknown.
+  int rank = -1;         ///< Rank in the group as PyTorch prints it.
+  int process = -1;      ///< Index into Job::processes (by global rank), -1 if unknown.
   bool reported = true;  ///< False for a rank of the world that printed no watchdog line.
   bool timed_out = false;
   int64_t timeout_seq = -1;
