@@ -87,6 +87,8 @@ struct JobBuilder::State {
 
 /// Helpers implemented in job_builder.cc and used by the other builder files.
 Evidence MakeEvidence(const EventContext& ctx);
+/// MakeEvidence plus the line's timestamp (kubectl prefix first, else NCCL's/c10's own).
+Evidence MakeTimedEvidence(const EventContext& ctx);
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
 
 /// comm_tracker.cc

@@ -160,7 +160,10 @@ void OnInitTimings(Job* job, JobBuilder::State* st, int proc, const InitTimings&
 
 void OnChannelCounts(Job* job, JobBuilder::State* st, int proc, const ChannelCounts& e) {
   ProcComm* m = CurrentFitting(st, proc, -1, -1);
-  if (m && !job->comms[m->comm].channel_counts) job->comms[m->comm].channel_counts = e;
+  if (!m) return;
+  Communicator& c = job->comms[m->comm];
+  if (!c.channel_counts) c.channel_counts = e;
+  c.ranks[m->rank].channel_counts = e;
 }
 
 void OnGraphPattern(Job* job, JobBuilder::State* st, int proc, const GraphPattern& e) {

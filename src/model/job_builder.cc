@@ -10,7 +10,15 @@
 namespace ncclscope {
 
 Evidence MakeEvidence(const EventContext& ctx) {
-  return Evidence{ctx.source, ctx.line, std::string(ctx.text)};
+  return Evidence{ctx.source, ctx.line, std::string(ctx.text), {}};
+}
+
+Evidence MakeTimedEvidence(const EventContext& ctx) {
+  Evidence e = MakeEvidence(ctx);
+  std::string_view t =
+      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  e.time = std::string(t);
+  return e;
 }
 
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
@@ -75,7 +83,7 @@ void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& c
     r.category = key == "overflow" ? WarnCategory::kOther : w.category;
     r.message = key == "overflow" ? "(further distinct warnings not kept)" : std::string(w.message);
     r.location = std::string(ctx.location);
-    r.first_timestamp = std::string(ctx.timestamp);
+    r.first_timestamp = MakeTimedEvidence(ctx).time;
     job->warnings.push_back(std::move(r));
     st->warn_index.emplace(std::move(key), idx);
   } else {
@@ -84,7 +92,7 @@ void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& c
   WarnRecord& r = job->warnings[idx];
   ++r.count;
   if (proc >= 0) r.processes.insert(proc);
-  if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeEvidence(ctx));
+  if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeTimedEvidence(ctx));
 }
 
 int TorchRank(const EventContext& ctx, int event_rank) {
@@ -119,8 +127,8 @@ void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
   int proc = ProcessOfGlobalRank(*job, rec.rank);
   if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
   if (job->framework.size() >= kMaxFrameworkRecords) return;
-  rec.evidence = MakeEvidence(ctx);
-  rec.timestamp = std::string(ctx.timestamp);
+  rec.evidence = MakeTimedEvidence(ctx);
+  rec.timestamp = rec.evidence.time;
   job->framework.push_back(std::move(rec));
 }
 
@@ -287,7 +295,7 @@ struct Folder {
     if (n >= kMaxTrailsPerProcess) return;
     ++n;
     job->error_trails.push_back(
-        ErrorTrailRecord{proc, std::string(e.location), e.code, MakeEvidence(ctx)});
+        ErrorTrailRecord{proc, std::string(e.location), e.code, MakeTimedEvidence(ctx)});
   }
   void operator()(const WatchdogTimeout& e) {
     int rank = TorchRank(ctx, e.rank);
@@ -298,7 +306,7 @@ struct Folder {
     s.timeout_ms = e.timeout_ms;
     s.ran_ms = e.ran_ms;
     s.numel = e.numel_in;
-    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeEvidence(ctx));
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
     int p = ProcessOfGlobalRank(*job, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
@@ -309,7 +317,7 @@ struct Folder {
     if (e.last_enqueued >= 0) s.last_enqueued = e.last_enqueued;
     if (e.last_completed >= 0) s.last_completed = e.last_completed;
     if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
-    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeEvidence(ctx));
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
     int p = ProcessOfGlobalRank(*job, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }

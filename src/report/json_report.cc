@@ -1,7 +1,10 @@
 #include "ncclscope/report/json_report.h"
 
 #include "ncclscope/model/link_summary.h"
+#include "ncclscope/model/source_owners.h"
+#include "ncclscope/model/timeline.h"
 #include "ncclscope/report/rank_table.h"
+#include "ncclscope/rules/warn_filter.h"
 
 namespace ncclscope {
 namespace {
@@ -38,6 +41,27 @@ std::string_view AttributionName(Attribution a) {
       break;
   }
   return "unknown";
+}
+
+/// The error timeline (see docs/json-output.md), first kMaxTimelineJson entries.
+json TimelineJson(const Job& job) {
+  constexpr size_t kMaxTimelineJson = 200;
+  std::vector<TimelineEntry> tl = BuildTimeline(job, &IsErrorWarning);
+  const int first = FirstFailure(tl);
+  json arr = json::array();
+  for (size_t i = 0; i < tl.size() && i < kMaxTimelineJson; ++i) {
+    const TimelineEntry& e = tl[i];
+    arr.push_back({{"host", e.host.empty() ? json(nullptr) : json(e.host)},
+                   {"rank", e.rank >= 0 ? json(e.rank) : json(nullptr)},
+                   {"time", e.time.empty() ? json(nullptr) : json(e.time)},
+                   {"source", e.source < job.sources.size() ? job.sources[e.source].name : ""},
+                   {"line", e.line},
+                   {"text", e.text},
+                   {"kind", e.kind},
+                   {"cascade", e.cascade},
+                   {"first_failure", static_cast<int>(i) == first}});
+  }
+  return arr;
 }
 
 json OptionalBool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
@@ -148,8 +172,12 @@ json JsonFinding(const Job& job, const Finding& f) {
 json JsonReport(const ReportInput& in) {
   const Job& job = in.job;
   json inputs = json::array();
-  for (const auto& s : job.sources) {
+  const std::vector<SourceOwners> owners = OwnersOfSources(job);
+  for (size_t si = 0; si < job.sources.size(); ++si) {
+    const SourceInfo& s = job.sources[si];
     json i{{"name", s.name},
+           {"hosts", owners[si].hosts},
+           {"ranks", owners[si].ranks},
            {"lines", s.lines},
            {"nccl_lines", s.nccl_lines},
            {"framework_lines", s.framework_lines},
@@ -192,6 +220,7 @@ json JsonReport(const ReportInput& in) {
   for (const auto& l : job.links) links.push_back(JsonLink(job, l));
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
+  json timeline = TimelineJson(job);
 
   json by_type = json::object();
   for (const auto& [k, v] : job.stats.events_by_type) by_type[k] = v;
@@ -217,6 +246,7 @@ json JsonReport(const ReportInput& in) {
               {"communicators", comms},
               {"links", links},
               {"findings", findings},
+              {"timeline", timeline},
               {"stats", stats}};
 }
 

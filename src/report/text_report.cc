@@ -6,6 +6,9 @@
 #include <set>
 
 #include "ncclscope/model/link_summary.h"
+#include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/model/source_owners.h"
+#include "ncclscope/report/triage_section.h"
 
 namespace ncclscope {
 namespace {
@@ -91,12 +94,24 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
   out << fmt::format("  NCCL {}   CUDA driver {}\n", versions.empty() ? "unknown" : versions,
                      driver.empty() ? "unknown" : driver);
   const size_t max_inputs = 8;
+  const std::vector<SourceOwners> owners = OwnersOfSources(job);
   for (size_t i = 0; i < job.sources.size() && i < max_inputs; ++i) {
     const auto& s = job.sources[i];
-    out << fmt::format("  input {}: {} lines, {} NCCL, {} unrecognized{}{}\n", s.name, s.lines,
+    std::string owner;
+    if (!owners[i].hosts.empty()) {
+      owner = owners[i].hosts.size() == 1 ? " — host " : " — hosts ";
+      for (size_t h = 0; h < owners[i].hosts.size(); ++h) {
+        owner += (h ? ", " : "") + owners[i].hosts[h];
+      }
+      if (!owners[i].ranks.empty()) {
+        owner += fmt::format(", rank{} {}", owners[i].ranks.size() == 1 ? "" : "s",
+                             RankRanges(owners[i].ranks));
+      }
+    }
+    out << fmt::format("  input {}: {} lines, {} NCCL, {} unrecognized{}{}{}\n", s.name, s.lines,
                        s.nccl_lines, s.unrecognized,
                        s.truncated_lines ? fmt::format(", {} truncated", s.truncated_lines) : "",
-                       s.problem.empty() ? "" : " — " + s.problem);
+                       owner, s.problem.empty() ? "" : " — " + s.problem);
   }
   if (job.sources.size() > max_inputs)
     out << fmt::format("  ... and {} more inputs\n", job.sources.size() - max_inputs);
@@ -331,6 +346,7 @@ void WriteTextReport(const ReportInput& in, const ReportOptions& opts, std::ostr
   Palette pal{opts.color};
   WriteHeader(in, pal, out);
   WriteComms(in, opts, pal, out);
+  WriteTriageSection(in.job, out);
   WriteFindings(in, pal, out);
 }
 

@@ -13,6 +13,16 @@ bool PerProcessSetting(std::string_view name) {
          name == "CUDA_VISIBLE_DEVICES" || name == "NCCL_LOCAL_RANK";
 }
 
+/// True if the process completed the init of at least one communicator.
+bool CompletedInit(const Job& job, int process) {
+  for (const Communicator& c : job.comms) {
+    for (const auto& [r, cr] : c.ranks) {
+      if (cr.process == process && cr.completed) return true;
+    }
+  }
+  return false;
+}
+
 class EnvMismatchRule : public BasicRule {
  public:
   EnvMismatchRule()
@@ -30,6 +40,19 @@ class EnvMismatchRule : public BasicRule {
     for (size_t i = 0; i < job.processes.size(); ++i) {
       for (const auto& [name, s] : job.processes[i].env) {
         if (!PerProcessSetting(name)) settings[name][s.value].push_back(static_cast<int>(i));
+      }
+    }
+    // A setting echoed by some processes only: the others (those that echo settings at all and
+    // finished an init, so they got as far) run with NCCL's default.
+    std::vector<int> echoing;
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      if (!job.processes[i].env.empty() && CompletedInit(job, static_cast<int>(i))) {
+        echoing.push_back(static_cast<int>(i));
+      }
+    }
+    for (auto& [name, values] : settings) {
+      for (int p : echoing) {
+        if (job.processes[p].env.count(name) == 0) values["(not set)"].push_back(p);
       }
     }
     for (const auto& [name, values] : settings) {
@@ -54,9 +77,11 @@ class EnvMismatchRule : public BasicRule {
             AddSuspectHost(&f, HostName(job, p));
           }
         }
-        AddEvidence(&f, job.processes[procs.front()].env.at(name).evidence);
-        parts.push_back(name + "=" + v + " on " + std::to_string(procs.size()) +
-                        " process(es) (ranks " + JoinInts(ranks) + ")");
+        auto it = job.processes[procs.front()].env.find(name);
+        if (it != job.processes[procs.front()].env.end()) AddEvidence(&f, it->second.evidence);
+        parts.push_back((v == "(not set)" ? name + " not set" : name + "=" + v) + " on " +
+                        std::to_string(procs.size()) + " process(es) (ranks " + JoinInts(ranks) +
+                        ")");
       }
       f.message = JoinStrings(parts, "; ") + ".";
       out->push_back(std::move(f));

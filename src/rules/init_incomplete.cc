@@ -1,5 +1,7 @@
 // init-incomplete: ranks that started a communicator and never completed it, and ranks of a
 // communicator missing from the logs.
+#include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -27,38 +29,68 @@ class InitIncompleteRule : public BasicRule {
     std::vector<std::string> missing_parts;
     std::set<int> quoted;
     for (const Communicator& c : job.comms) {
-      std::vector<int> not_done;
+      const int ci = static_cast<int>(&c - job.comms.data());
+      std::vector<int> not_done, absent;
       for (const auto& [r, cr] : c.ranks) {
-        if (!cr.started || cr.completed) continue;
-        not_done.push_back(r);
-        int g = GlobalRank(job, static_cast<int>(&c - job.comms.data()), r);
-        AddRank(&stuck, g);
-        AddSuspectRank(&stuck, g);
-        AddSuspectHost(&stuck, HostName(job, cr.process));
-        AddHost(&stuck, HostName(job, cr.process));
-        AddEvidence(&stuck, cr.start_evidence);
-        if (cr.process >= 0 && quoted.insert(cr.process).second) {
-          AddEvidence(&stuck, job.processes[cr.process].last_line);
-        }
+        if (cr.started && !cr.completed) not_done.push_back(r);
+      }
+      for (int r = 0; r < c.nranks && c.ranks.size() < static_cast<size_t>(c.nranks); ++r) {
+        if (c.ranks.count(r) == 0) absent.push_back(r);
       }
       if (!not_done.empty()) {
         AddComm(&stuck, c.id);
-        std::string part = "comm " + c.id + ": ranks " + JoinInts(not_done) + " of " +
-                           std::to_string(c.nranks) + " started init but never completed";
-        int p = c.ranks.at(not_done.front()).process;
-        if (p >= 0 && !job.processes[p].last_line.text.empty()) {
-          part += " (last NCCL line of rank " + std::to_string(not_done.front()) + ": \"" +
-                  job.processes[p].last_line.text + "\")";
+        // The stuck ranks wait for the absent ones when the communicator is top-level, no rank
+        // completed and some ranks never logged; otherwise the stuck ranks are the suspects.
+        bool any_completed = false;
+        for (const auto& [r, cr] : c.ranks) any_completed = any_completed || cr.completed;
+        const bool blame_absent = !absent.empty() && c.parent_id.empty() && !any_completed;
+        std::vector<int> global_stuck;
+        std::vector<std::string> quotes;
+        for (int r : not_done) {
+          const CommRank& cr = c.ranks.at(r);
+          int g = GlobalRank(job, ci, r);
+          global_stuck.push_back(g);
+          AddRank(&stuck, g);
+          AddHost(&stuck, HostName(job, cr.process));
+          if (!blame_absent) {
+            AddSuspectRank(&stuck, g);
+            AddSuspectHost(&stuck, HostName(job, cr.process));
+          }
+          AddEvidence(&stuck, cr.start_evidence);
+          if (cr.process < 0 || !quoted.insert(cr.process).second) continue;
+          const Evidence& last = job.processes[cr.process].last_line;
+          AddEvidence(&stuck, last);
+          if (!last.text.empty() && quotes.size() < 4) {
+            quotes.push_back("rank " + std::to_string(g) + " (" + HostPid(job, cr.process) + ") " +
+                             job.SourceName(last.source) + ":" + std::to_string(last.line) +
+                             ": \"" + last.text + "\"");
+          }
+        }
+        if (blame_absent) {
+          for (int r : absent) AddSuspectRank(&stuck, r);
+        }
+        std::string part = "comm " + c.id + ": rank(s) " + RankRanges(global_stuck) + " of " +
+                           std::to_string(c.nranks) + " reached Init START but not Init COMPLETE";
+        if (!absent.empty()) {
+          part += "; rank(s) " + RankRanges(absent) +
+                  " never logged for it (absent from the inputs)" +
+                  (blame_absent ? ": the others were waiting for them" : "");
+        } else if (not_done.size() < c.ranks.size()) {
+          part += " (the other ranks completed: the stuck ones are the suspects)";
+        }
+        if (!quotes.empty()) {
+          part += ". The last NCCL line of " + JoinStrings(quotes, "; of ");
+          if (not_done.size() > quotes.size()) part += "; ...";
+        } else {
+          part += " (their last NCCL line is not known)";
         }
         stuck_parts.push_back(part);
       }
       if (c.nranks > 0 && static_cast<int>(c.ranks.size()) < c.nranks) {
-        std::vector<int> absent;
-        for (int r = 0; r < c.nranks; ++r) {
-          if (c.ranks.count(r) == 0) absent.push_back(r);
-        }
         AddComm(&missing, c.id);
-        for (int r : absent) AddSuspectRank(&missing, c.parent_id.empty() ? r : -1);
+        if (c.parent_id.empty()) {
+          for (int r : absent) AddSuspectRank(&missing, r);
+        }
         if (!c.ranks.empty()) AddEvidence(&missing, c.ranks.begin()->second.start_evidence);
         std::string list =
             absent.size() > 16

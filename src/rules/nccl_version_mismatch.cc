@@ -1,6 +1,7 @@
 // nccl-version-mismatch: processes of one job report different NCCL versions.
 #include <map>
 
+#include "ncclscope/model/rank_ranges.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -36,15 +37,22 @@ class NcclVersionMismatchRule : public BasicRule {
     }
     std::vector<std::string> parts;
     for (const auto& [v, procs] : by_version) {
-      parts.push_back(v + " on " + std::to_string(procs.size()) + " process(es)");
+      std::vector<int> ranks;
+      std::vector<std::string> hosts;
       for (int p : procs) {
         AddProcess(job, p, &f);
+        if (job.processes[p].global_rank >= 0) ranks.push_back(job.processes[p].global_rank);
         if (v != majority_version) {
           AddSuspectRank(&f, job.processes[p].global_rank);
           AddSuspectHost(&f, HostName(job, p));
           AddEvidence(&f, job.processes[p].first_line);
+          if (hosts.size() < 3) hosts.push_back(ProcessLabel(job, p));
         }
       }
+      std::string part = v + " on " + std::to_string(procs.size()) + " process(es)";
+      if (!ranks.empty()) part += " (ranks " + RankRanges(ranks) + ")";
+      if (!hosts.empty()) part += " <- suspect(s): " + JoinStrings(hosts, ", ");
+      parts.push_back(part);
       AddEvidence(&f, job.processes[procs.front()].first_line);
     }
     f.message = "NCCL versions differ: " + JoinStrings(parts, ", ") + "; the majority runs " +

@@ -31,6 +31,7 @@ std::vector<std::unique_ptr<Rule>> BuildRules() {
   rules.push_back(MakeNoGdrdmaRule());
   rules.push_back(MakeSlowInitRule());
   rules.push_back(MakeEnvMismatchRule());
+  rules.push_back(MakeRankInconsistencyRule());
   rules.push_back(MakeEnvOverrideRule());
   rules.push_back(MakeP2pReadModeRule());
   rules.push_back(MakeP2pPathUnknownRule());

@@ -29,6 +29,7 @@ std::unique_ptr<Rule> MakeP2pDisabledRule();          ///< p2p-disabled
 std::unique_ptr<Rule> MakeNoGdrdmaRule();             ///< no-gdrdma
 std::unique_ptr<Rule> MakeSlowInitRule();             ///< slow-init
 std::unique_ptr<Rule> MakeEnvMismatchRule();          ///< env-mismatch
+std::unique_ptr<Rule> MakeRankInconsistencyRule();    ///< rank-inconsistency
 std::unique_ptr<Rule> MakeEnvOverrideRule();          ///< env-override
 std::unique_ptr<Rule> MakeP2pReadModeRule();          ///< p2p-read-mode
 std::unique_ptr<Rule> MakeP2pPathUnknownRule();       ///< p2p-path-unknown

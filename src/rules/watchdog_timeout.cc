@@ -1,8 +1,9 @@
 // watchdog-timeout: PyTorch watchdog collective timeouts, with the ranks that did not time out
 // (or fell behind) as suspects.
 #include <algorithm>
-#include <map>
 
+#include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -23,87 +24,63 @@ class WatchdogTimeoutRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
-    std::map<int, std::vector<const TorchRankState*>> by_pg;
-    for (const TorchRankState& s : job.torch_ranks) by_pg[s.pg_id].push_back(&s);
-    for (const auto& [pg, states] : by_pg) {
-      std::vector<const TorchRankState*> timed;
-      for (const TorchRankState* s : states) {
-        if (s->timed_out) timed.push_back(s);
-      }
-      if (timed.empty()) continue;
+    for (const WatchdogGroup& g : BuildWatchdogGroups(job)) {
+      if (g.timed_out.empty()) continue;
       Finding f = NewFinding(*this);
-      int64_t seq = -1;
-      std::string op;
-      int64_t timeout_ms = -1, min_completed = -1;
-      std::set<int> timed_ranks;
-      for (const TorchRankState* s : timed) {
-        timed_ranks.insert(s->rank);
-        AddRank(&f, s->rank);
-        seq = std::max(seq, s->timeout_seq);
-        if (op.empty()) op = s->op_type;
-        if (timeout_ms < 0) timeout_ms = s->timeout_ms;
-        if (s->last_completed >= 0 && (min_completed < 0 || s->last_completed < min_completed)) {
-          min_completed = s->last_completed;
+      int64_t min_completed = -1;
+      for (const WatchdogRow& r : g.rows) {
+        if (!r.timed_out) continue;
+        AddRank(&f, r.rank);
+        if (r.last_completed >= 0 && (min_completed < 0 || r.last_completed < min_completed)) {
+          min_completed = r.last_completed;
         }
-        if (!s->evidence.empty()) AddEvidence(&f, s->evidence.front());
+        if (!r.evidence.empty()) AddEvidence(&f, r.evidence.front());
       }
-      // Suspects: ranks of the group that did not time out or that never enqueued the op.
-      for (const TorchRankState* s : states) {
-        bool behind = seq >= 0 && s->last_enqueued >= 0 && s->last_enqueued < seq;
-        if (!s->timed_out || behind) {
-          AddSuspectRank(&f, s->rank);
-          AddRank(&f, s->rank);
-          for (const Evidence& e : s->evidence) AddEvidence(&f, e);
-        }
-      }
-      // The default group spans the world: ranks with no watchdog report at all are suspects.
-      if (pg <= 0) {
-        int world = WorldSize(job);
-        for (int r = 0; r < world; ++r) {
-          bool seen = false;
-          for (const TorchRankState* s : states) seen = seen || s->rank == r;
-          if (!seen) AddSuspectRank(&f, r);
-        }
-      }
-      for (int r : f.suspect_ranks) {
-        for (size_t i = 0; i < job.processes.size(); ++i) {
-          if (job.processes[i].global_rank == r) {
-            AddSuspectHost(&f, HostName(job, static_cast<int>(i)));
-            AddEvidence(&f, job.processes[i].last_framework_line);
-          }
-        }
-      }
-      std::string desc =
-          states.front()->pg_desc.empty() ? "" : " (" + states.front()->pg_desc + ")";
-      f.message =
-          std::to_string(timed.size()) + " rank(s) (" +
-          JoinInts(std::vector<int>(timed_ranks.begin(), timed_ranks.end())) + ") of " +
-          (pg >= 0 ? "process group " + std::to_string(pg) : std::string("the process group")) +
-          desc + " timed out";
-      if (seq >= 0) f.message += " on SeqNum " + std::to_string(seq);
-      if (!op.empty()) f.message += " " + op;
-      if (timeout_ms >= 0) f.message += " after " + std::to_string(timeout_ms / 1000) + " s";
+      f.message = std::to_string(g.timed_out.size()) + " rank(s) (" + RankRanges(g.timed_out) +
+                  ") of " +
+                  (g.pg_id >= 0 ? "process group " + std::to_string(g.pg_id)
+                                : std::string("the process group")) +
+                  (g.pg_desc.empty() ? "" : " (" + g.pg_desc + ")") + " timed out";
+      if (g.timeout_seq >= 0) f.message += " on SeqNum " + std::to_string(g.timeout_seq);
+      if (!g.op_type.empty()) f.message += " " + g.op_type;
+      if (g.timeout_ms >= 0) f.message += " after " + std::to_string(g.timeout_ms / 1000) + " s";
       if (min_completed >= 0) {
         f.message += "; last completed work " + std::to_string(min_completed);
       }
-      if (!f.suspect_ranks.empty()) {
-        f.message += ". Suspect rank(s) " + JoinInts(f.suspect_ranks) +
-                     ": they did not time out or never enqueued that collective, so the others "
-                     "were waiting for them";
+      std::vector<std::string> parts;
+      for (const WatchdogRow& r : g.rows) {
+        if (!r.suspect) continue;
+        AddSuspectRank(&f, r.rank);
+        AddRank(&f, r.rank);
+        std::string part = "rank " + std::to_string(r.rank);
+        if (r.process >= 0) {
+          const Process& p = job.processes[r.process];
+          AddSuspectHost(&f, HostName(job, r.process));
+          AddHost(&f, HostName(job, r.process));
+          part += " (" + HostPid(job, r.process) + ")";
+          for (const Evidence& e : r.evidence) AddEvidence(&f, e);
+          AddEvidence(&f, p.last_line);
+          part += " " + r.why;
+          if (!p.last_line.text.empty()) {
+            part += "; its last NCCL line (" + job.SourceName(p.last_line.source) + ":" +
+                    std::to_string(p.last_line.line) + "): \"" + p.last_line.text + "\"";
+          }
+        } else {
+          part += " " + r.why;
+        }
+        if (parts.size() < 4) parts.push_back(part);
+      }
+      if (!parts.empty()) {
+        f.message += ". " + JoinStrings(parts, ". ");
+        if (f.suspect_ranks.size() > parts.size()) {
+          f.message += ". And " + std::to_string(f.suspect_ranks.size() - parts.size()) +
+                       " more suspect rank(s)";
+        }
+        f.message += ". The ranks that timed out were waiting for the suspect(s)";
       }
       f.message += ".";
       out->push_back(std::move(f));
     }
-  }
-
- private:
-  /// Ranks of the first top-level communicator (the world), or the largest seen.
-  static int WorldSize(const Job& job) {
-    int n = 0;
-    for (const Communicator& c : job.comms) {
-      if (c.parent_id.empty()) n = std::max(n, c.nranks);
-    }
-    return n;
   }
 };
 

@@ -24,7 +24,7 @@ class JobFixture {
 
   /// Evidence on line n of source 0.
   static Evidence Ev(std::string text, uint64_t line = 1) {
-    return Evidence{0, line, std::move(text)};
+    return Evidence{0, line, std::move(text), {}};
   }
 
   /// A process on `hostname` (physical host grouped by hostname) with a global rank.

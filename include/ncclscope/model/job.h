@@ -25,6 +25,9 @@ struct Evidence {
   uint32_t source = 0;
   uint64_t line = 0;
   std::string text;
+  /// Timestamp of the line as printed (kubectl --timestamps, NCCL `[timestamp]`, c10 `MMDD
+  /// HH:MM:SS.frac`); kept only for error records (warnings, trails, framework), else empty.
+  std::string time;
 };
 
 /// One input (a file, stdin, or one kubectl --prefix pod inside a stream).
@@ -119,6 +122,7 @@ struct CommRank {
   std::string bus_id;
   bool started = false, completed = false, ended = false;
   Evidence start_evidence, complete_evidence;
+  std::optional<ChannelCounts> channel_counts;  ///< This rank's "N coll channels, ..." line.
   std::optional<InitTimings> init_timings;  ///< api view is cleared (not owned).
   int nnodes = -1, local_ranks = -1, local_rank = -1;
 };

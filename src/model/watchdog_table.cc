@@ -1,0 +1,162 @@
+#include "ncclscope/model/watchdog_table.h"
+
+#include <algorithm>
+#include <map>
+
+#include "ncclscope/model/rank_ranges.h"
+
+namespace ncclscope {
+namespace {
+
+int ProcessOfRank(const Job& job, int rank) {
+  if (rank < 0) return -1;
+  for (size_t i = 0; i < job.processes.size(); ++i) {
+    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
+  to->timed_out = true;
+  to->timeout_seq = std::max(to->timeout_seq, from.timeout_seq);
+  if (to->op_type.empty()) to->op_type = from.op_type;
+  if (to->timeout_ms < 0) to->timeout_ms = from.timeout_ms;
+  to->evidence.insert(to->evidence.begin(), from.evidence.begin(), from.evidence.end());
+}
+
+WatchdogRow RowOf(const Job& job, const TorchRankState& s) {
+  WatchdogRow r;
+  r.rank = s.rank;
+  r.process = ProcessOfRank(job, s.rank);
+  r.last_enqueued = s.last_enqueued;
+  r.last_completed = s.last_completed;
+  r.evidence = s.evidence;
+  if (s.timed_out) {
+    r.timed_out = true;
+    r.op_type = s.op_type;
+    r.timeout_ms = s.timeout_ms;
+  }
+  r.timeout_seq = s.timeout_seq;  // Progress lines name the failed SeqNum too.
+  return r;
+}
+
+/// Marks suspects of a group in which some rank timed out.
+void FindSuspects(const Job& job, WatchdogGroup* g) {
+  int64_t max_enq = -1, max_done = -1;
+  for (const WatchdogRow& r : g->rows) {
+    max_enq = std::max(max_enq, r.last_enqueued);
+    max_done = std::max(max_done, r.last_completed);
+  }
+  for (WatchdogRow& r : g->rows) {
+    std::vector<std::string> why;
+    if (!r.reported) {
+      why.push_back("reported nothing (no watchdog or progress line)");
+    } else if (!r.timed_out) {
+      why.push_back("reported no timeout");
+    }
+    std::vector<int> ahead;
+    if (r.last_enqueued >= 0 && r.last_enqueued < max_enq) {
+      for (const WatchdogRow& o : g->rows) {
+        if (o.last_enqueued == max_enq) ahead.push_back(o.rank);
+      }
+      why.push_back("its last enqueued work is " + std::to_string(r.last_enqueued) +
+                    " while ranks " + RankRanges(ahead) + " enqueued " + std::to_string(max_enq) +
+                    ": it stopped calling collectives");
+    } else if (r.last_completed >= 0 && r.last_completed < max_done) {
+      for (const WatchdogRow& o : g->rows) {
+        if (o.last_completed == max_done) ahead.push_back(o.rank);
+      }
+      why.push_back("its last completed work is " + std::to_string(r.last_completed) +
+                    " while ranks " + RankRanges(ahead) + " completed " + std::to_string(max_done) +
+                    ": it is stuck in an earlier collective");
+    }
+    if (why.empty()) continue;
+    r.suspect = true;
+    for (size_t i = 0; i < why.size(); ++i) r.why += (i ? "; " : "") + why[i];
+    g->suspects.push_back(r.rank);
+  }
+  (void)job;
+}
+
+}  // namespace
+
+int WorldSize(const Job& job) {
+  int n = 0;
+  for (const Communicator& c : job.comms) {
+    if (c.parent_id.empty()) n = std::max(n, c.nranks);
+  }
+  return n;
+}
+
+std::string HostPid(const Job& job, int process) {
+  if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return "?";
+  const Process& p = job.processes[process];
+  return (p.hostname.empty() ? "?" : p.hostname) + " pid " + std::to_string(p.pid);
+}
+
+std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
+  // (pg, rank) → row; timeouts (pg -1) wait for their group.
+  std::map<int, std::map<int, WatchdogRow>> groups;
+  std::map<int, std::string> desc;
+  std::vector<const TorchRankState*> timeouts;
+  for (const TorchRankState& s : job.torch_ranks) {
+    if (s.pg_id < 0) {
+      timeouts.push_back(&s);
+      continue;
+    }
+    groups[s.pg_id][s.rank] = RowOf(job, s);
+    if (!s.pg_desc.empty()) desc[s.pg_id] = s.pg_desc;
+  }
+  for (const TorchRankState* t : timeouts) {
+    WatchdogRow* target = nullptr;
+    WatchdogRow* only = nullptr;
+    int candidates = 0;
+    for (auto& [pg, rows] : groups) {
+      auto it = rows.find(t->rank);
+      if (it == rows.end()) continue;
+      ++candidates;
+      only = &it->second;
+      if (t->timeout_seq >= 0 && it->second.timeout_seq == t->timeout_seq) target = &it->second;
+    }
+    if (target == nullptr && candidates == 1) target = only;
+    if (target != nullptr) {
+      CopyTimeout(*t, target);
+    } else {
+      groups[-1][t->rank] = RowOf(job, *t);
+    }
+  }
+  std::vector<WatchdogGroup> out;
+  const int world = WorldSize(job);
+  for (auto& [pg, rows] : groups) {
+    WatchdogGroup g;
+    g.pg_id = pg;
+    g.pg_desc = desc.count(pg) ? desc[pg] : "";
+    // The default group (0, or the unknown group when it is the only one) spans the world.
+    bool world_group = pg == 0 || (pg < 0 && groups.size() == 1);
+    if (world_group) {
+      for (int r = 0; r < world; ++r) {
+        if (rows.count(r)) continue;
+        WatchdogRow silent;
+        silent.rank = r;
+        silent.process = ProcessOfRank(job, r);
+        silent.reported = false;
+        rows[r] = silent;
+        g.silent.push_back(r);
+      }
+    }
+    for (auto& [r, row] : rows) {
+      if (row.timed_out) {
+        g.timed_out.push_back(r);
+        g.timeout_seq = std::max(g.timeout_seq, row.timeout_seq);
+        if (g.op_type.empty()) g.op_type = row.op_type;
+        if (g.timeout_ms < 0) g.timeout_ms = row.timeout_ms;
+      }
+      g.rows.push_back(std::move(row));
+    }
+    if (!g.timed_out.empty()) FindSuspects(job, &g);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace ncclscope
