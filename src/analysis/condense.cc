@@ -19,12 +19,18 @@ struct PendingLast {
   std::string_view type;  ///< EventTypeName of its event (static storage).
 };
 
+/// One COLL line of a run, with its communicator pointer.
+struct RunEntry {
+  std::string comm;
+  CondensedLine line;
+};
+
 /// Per process (host, pid) of one input.
 struct ProcTrack {
   std::string host;
-  /// Pointer of the communicator the process touched last through MembershipByPtr (a COLL or
-  /// comm summary line); empty after anything that may change its memberships.
-  std::string touched;
+  /// The COLL lines since the process's last kept event, at most one per communicator pointer:
+  /// the last one. Within a run only the order of each communicator's last touch matters.
+  std::vector<RunEntry> run;
   std::vector<uint32_t> sources_seen;  ///< Sources in which this process printed an event.
   std::unordered_map<uint32_t, PendingLast> pending;  ///< source → folded last event, if any.
 };
@@ -47,16 +53,26 @@ class Condenser {
         first_in_source = true;
       }
     }
-    const bool fold = Foldable(e, proc) && !first_in_source;
-    if (proc) UpdateTouched(e, proc);
-    if (fold) {
-      std::string_view type = EventTypeName(e.data);
-      ++folded_[e.ctx.source][type];
-      // Keep the line in case it is the process's last one in this source.
-      if (proc) proc->pending[e.ctx.source] = PendingLast{MakeLine(e), type};
+    if (proc && !first_in_source) {
+      if (const auto* c = std::get_if<Collective>(&e.data)) {
+        AddToRun(proc, *c, e);
+        return;
+      }
+      if (std::holds_alternative<KnownNoise>(e.data) || std::holds_alternative<CollAlgo>(e.data)) {
+        // Counters only. Kept in case it is the process's last line in this source.
+        std::string_view type = EventTypeName(e.data);
+        ++folded_[e.ctx.source][type];
+        proc->pending[e.ctx.source] = PendingLast{MakeLine(e), type};
+        return;
+      }
+    } else if (!proc && std::holds_alternative<KnownNoise>(e.data)) {
+      ++folded_[e.ctx.source][EventTypeName(e.data)];
       return;
     }
-    if (proc) proc->pending.erase(e.ctx.source);
+    if (proc) {
+      FlushRun(proc);
+      proc->pending.erase(e.ctx.source);
+    }
     if (NeedsLastErrorMarker(e)) {
       CondensedLine marker;
       marker.source = e.ctx.source;
@@ -67,23 +83,21 @@ class Condenser {
     out_->lines.push_back(MakeLine(e));
   }
 
-  /// Promotes the pending last lines and fills the folded counters.
+  /// Flushes the runs, promotes the pending last lines and fills the folded counters.
   void Finish(std::vector<SourceInfo> sources) {
-    std::vector<CondensedLine> lasts;
     for (auto& [pid, bucket] : procs_) {
       for (auto& proc : bucket) {
+        FlushRun(&proc);
         for (auto& [source, p] : proc.pending) {
           --folded_[source][p.type];
-          lasts.push_back(std::move(p.line));
+          out_->lines.push_back(std::move(p.line));
         }
       }
     }
-    auto by_line = [](const CondensedLine& a, const CondensedLine& b) { return a.line < b.line; };
-    std::sort(lasts.begin(), lasts.end(), by_line);
-    const size_t mid = out_->lines.size();
-    for (auto& l : lasts) out_->lines.push_back(std::move(l));
-    std::inplace_merge(out_->lines.begin(), out_->lines.begin() + static_cast<ptrdiff_t>(mid),
-                       out_->lines.end(), by_line);
+    // Runs and last lines were added late: back to input order.
+    std::stable_sort(
+        out_->lines.begin(), out_->lines.end(),
+        [](const CondensedLine& a, const CondensedLine& b) { return a.line < b.line; });
     out_->sources.reserve(sources.size());
     for (size_t i = 0; i < sources.size(); ++i) {
       CondensedSource cs;
@@ -110,33 +124,30 @@ class Condenser {
       bucket.emplace_back();
       bucket.back().host = std::string(ctx.host);
       found = &bucket.back();
-      last_ = nullptr;  // The bucket may have moved.
     }
     last_ = found;
     last_pid_ = ctx.pid;
     return found;
   }
 
-  /// Events whose only effect on the model is counting (plus, for a redundant COLL line, a touch
-  /// of the communicator that is already the process's most recent one).
-  static bool Foldable(const Event& e, const ProcTrack* proc) {
-    if (std::holds_alternative<KnownNoise>(e.data) || std::holds_alternative<CollAlgo>(e.data))
-      return true;
-    if (const auto* c = std::get_if<Collective>(&e.data)) {
-      return proc && !proc->touched.empty() && proc->touched == c->comm;
+  /// A COLL line touches its communicator (JobBuilder: OnCollective) and nothing else. Of a run
+  /// of them, replaying only each communicator's last touch, in order, leaves the same current
+  /// communicator and the same order of last activity: the others are folded.
+  void AddToRun(ProcTrack* proc, const Collective& c, const Event& e) {
+    proc->pending.erase(e.ctx.source);  // A later line of the process follows.
+    auto& run = proc->run;
+    for (size_t i = 0; i < run.size(); ++i) {
+      if (run[i].comm != c.comm) continue;
+      ++folded_[run[i].line.source][EventTypeName(e.data)];
+      run.erase(run.begin() + static_cast<ptrdiff_t>(i));
+      break;
     }
-    return false;
+    run.push_back(RunEntry{std::string(c.comm), MakeLine(e)});
   }
 
-  static void UpdateTouched(const Event& e, ProcTrack* proc) {
-    if (const auto* c = std::get_if<Collective>(&e.data)) {
-      proc->touched.assign(c->comm);
-    } else if (const auto* t = std::get_if<CommTopology>(&e.data)) {
-      proc->touched.assign(t->comm);
-    } else if (std::holds_alternative<CommInit>(e.data) ||
-               std::holds_alternative<CommEnd>(e.data)) {
-      proc->touched.clear();  // Memberships may change: the next COLL line is kept.
-    }
+  void FlushRun(ProcTrack* proc) {
+    for (auto& entry : proc->run) out_->lines.push_back(std::move(entry.line));
+    proc->run.clear();
   }
 
   /// A PyTorch-level warning that the parser produced only because the previous line was

@@ -3,12 +3,14 @@
 // the same Job as parsing the whole input (docs/performance.md "Condensed inputs" says why each
 // dropped line cannot change the model).
 //
-// Dropped ("folded") lines: KnownNoise and CollAlgo events, and COLL lines (Collective) whose
-// communicator pointer is the one the same process touched last through a COLL or comm summary
-// line (they only matter for the order of communicator activity). Each folded event is counted
-// per source and type, so event statistics stay exact. Kept anyway: the first and the last event
-// line of every process in every source (process order, first/last line evidence), and PyTorch's
-// "Last error:" line before the warning body it introduces.
+// Dropped ("folded") lines: KnownNoise and CollAlgo events, and COLL lines (Collective) that are
+// not the last touch of their communicator within a run of COLL lines of the same process (a
+// COLL line only moves its communicator to the front of the process's activity order). Each
+// folded event is counted per source and type, so event statistics stay exact. Kept anyway: the
+// first and the last event line of every process in every source (process order, first/last
+// line evidence), and PyTorch's "Last error:" line before the warning body it introduces. So the
+// kept lines of a process are bounded by its setup lines plus (communicators × kept events), not
+// by the number of collectives.
 #ifndef NCCLSCOPE_ANALYSIS_CONDENSED_H_
 #define NCCLSCOPE_ANALYSIS_CONDENSED_H_
 
