@@ -10,13 +10,16 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
     err << "ncclscope: unknown format '" << opts.format << "'\n";
     return kExitUsage;
   }
+  AnalyzeOptions aopts;
+  Policy policy;
+  Status s = MakeAnalyzeOptions(opts, &aopts, &policy);
   AnalysisResult result;
-  Status s = Analyze(MakeAnalyzeOptions(opts), &result);
+  if (s.ok()) s = Analyze(aopts, &result);
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;
   }
-  return ReportAnalysis(opts, result, out, err);
+  return ReportAnalysis(opts, policy, &result, out, err);
 }
 
 }  // namespace ncclscope::cli

@@ -23,17 +23,22 @@ void PrintStats(const Job& job, std::ostream& err) {
 
 }  // namespace
 
-AnalyzeOptions MakeAnalyzeOptions(const AnalyzeCommandOptions& opts) {
-  AnalyzeOptions aopts;
-  aopts.inputs = opts.inputs;
-  aopts.topo_path = opts.topo;
-  aopts.rules.slow_init_seconds = opts.slow_init_seconds;
-  aopts.jobs = opts.jobs;
-  return aopts;
+Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aopts,
+                          Policy* policy) {
+  aopts->inputs = opts.inputs;
+  aopts->topo_path = opts.topo;
+  aopts->rules.slow_init_seconds = opts.slow_init_seconds;
+  aopts->jobs = opts.jobs;
+  if (opts.policy.empty()) return Status::Ok();
+  Status s = LoadPolicy(opts.policy, policy);
+  if (s.ok()) ApplyPolicyThresholds(*policy, &aopts->rules);
+  return s;
 }
 
-int ReportAnalysis(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, AnalysisResult* res,
                    std::ostream& out, std::ostream& err) {
+  if (!opts.policy.empty()) ApplyPolicy(policy, res->job, &res->findings);
+  const AnalysisResult& result = *res;
   const ReportFormat* format = FindReportFormat(opts.format);
   if (!format) {
     err << "ncclscope: unknown format '" << opts.format << "'\n";

@@ -53,13 +53,16 @@ int RunMerge(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream&
       return kExitUsage;
     }
   }
+  AnalyzeOptions aopts;
+  Policy policy;
+  Status s = MakeAnalyzeOptions(opts, &aopts, &policy);
   AnalysisResult result;
-  Status s = AnalyzeCondensed(std::move(set), MakeAnalyzeOptions(opts), &result);
+  if (s.ok()) s = AnalyzeCondensed(std::move(set), aopts, &result);
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;
   }
-  return ReportAnalysis(opts, result, out, err);
+  return ReportAnalysis(opts, policy, &result, out, err);
 }
 
 }  // namespace ncclscope::cli

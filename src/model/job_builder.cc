@@ -227,7 +227,9 @@ struct Folder {
   }
   void operator()(const GdrStatus& e) {
     Process* p = P();
-    if (!p) return;
+    // TCP sockets never do GPUDirect RDMA: NCCL's "NET/Socket : GPU Direct RDMA Disabled" says
+    // nothing about the RDMA network.
+    if (!p || e.net == "Socket") return;
     if (p->gdr_enabled_nics + p->gdr_disabled_nics == 0) p->gdr_evidence = MakeEvidence(ctx);
     (e.enabled ? p->gdr_enabled_nics : p->gdr_disabled_nics)++;
   }

@@ -193,5 +193,63 @@ TEST(Cli, BinaryGarbageNeverCrashes) {
   EXPECT_EQ(r.code, 3);
 }
 
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return "'" + path.string() + "'";
+}
+
+TEST(Cli, PolicyViolationFailsTheGate) {
+  std::string policy = WriteTemp("ncclscope_policy_ib.json",
+                                 R"({"transports": {"inter_node": ["NET/IB"]}})");
+  auto r = RunTool("--format json --fail-on error --policy " + policy + " " +
+                   Corpus("h200x4/two_nodes.log"));
+  EXPECT_EQ(r.code, 1);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  bool violation = false;
+  for (const auto& f : j["findings"]) violation |= f["rule"] == "policy-violation";
+  EXPECT_TRUE(violation);
+}
+
+TEST(Cli, PolicyWithUnknownKeyIsAUsageErrorNamingTheKey) {
+  std::string policy = WriteTemp("ncclscope_policy_bad.json", R"({"transport": {}})");
+  auto r = RunTool("--policy " + policy + " " + Corpus("h200x4/default.log"), true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("transport"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PolicyCanIgnoreTheRuleThatFailed) {
+  std::string policy = WriteTemp("ncclscope_policy_ignore.json",
+                                 R"({"ignore": ["socket-fallback"]})");
+  EXPECT_EQ(RunTool("--policy " + policy + " " + Corpus("h200x4/pod_per_gpu.log")).code, 0);
+}
+
+TEST(Cli, FailOnControlsTheExitCode) {
+  EXPECT_EQ(RunTool("--fail-on error " + Corpus("h200x4/p2p_disable.log")).code, 0);
+  EXPECT_EQ(RunTool("--fail-on warning " + Corpus("h200x4/p2p_disable.log")).code, 1);
+  EXPECT_EQ(RunTool("--fail-on info " + Corpus("h200x4/default.log")).code, 1);
+  EXPECT_EQ(RunTool("--fail-on never " + Corpus("seeds/seed004-g6e-ofi-init-failed-socket.log")).code, 0);
+  EXPECT_EQ(RunTool(Corpus("seeds/seed004-g6e-ofi-init-failed-socket.log")).code, 1);
+}
+
+TEST(Cli, RulesListsEveryRuleAsJson) {
+  auto r = RunTool("rules --format json");
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_GE(j.size(), 24u);
+  for (const auto& rule : j) {
+    EXPECT_TRUE(rule.contains("id"));
+    EXPECT_TRUE(rule.contains("severity"));
+    EXPECT_TRUE(rule.contains("title"));
+  }
+}
+
+TEST(Cli, HelpMentionsExitCodes) {
+  auto r = RunTool("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ncclscope

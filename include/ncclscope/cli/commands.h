@@ -6,14 +6,16 @@
 
 #include "ncclscope/analysis/analyze.h"
 #include "ncclscope/cli/options.h"
+#include "ncclscope/rules/policy.h"
 
 namespace ncclscope::cli {
 
-/// The library options for the analyze command line (topo, rule thresholds, jobs).
-AnalyzeOptions MakeAnalyzeOptions(const AnalyzeCommandOptions& opts);
-/// Writes the report of an analysis and turns problems and findings into the exit code: the part
-/// of `analyze` that `merge` shares.
-int ReportAnalysis(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+/// The library options for the analyze command line (topo, rule thresholds, jobs) and the
+/// --policy file, loaded (its thresholds applied to the options). Fails on a bad policy file.
+Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aopts, Policy* policy);
+/// Applies the policy (if --policy was given), writes the report of an analysis and turns
+/// problems and findings into the exit code: the part of `analyze` that `merge` shares.
+int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, AnalysisResult* result,
                    std::ostream& out, std::ostream& err);
 
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);

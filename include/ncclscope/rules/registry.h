@@ -15,6 +15,9 @@ const std::vector<std::unique_ptr<Rule>>& AllRules();
 /// The rule with this id, or nullptr.
 const Rule* FindRule(std::string_view id);
 
+/// Sorts findings by severity (errors first), then registry order (stable otherwise).
+void SortFindings(std::vector<Finding>* findings);
+
 /// Runs every rule over the job and returns the findings sorted by severity (errors first),
 /// then registry order.
 std::vector<Finding> RunRules(const Job& job, const RuleOptions& options);

@@ -1,0 +1,75 @@
+#include "ncclscope/report/github_report.h"
+
+#include <fmt/format.h>
+
+namespace ncclscope {
+namespace {
+
+std::string Escape(std::string_view text, bool property) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view CommandOf(Severity s) {
+  return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "notice";
+}
+
+}  // namespace
+
+std::string GithubEscapeData(std::string_view text) { return Escape(text, false); }
+
+std::string GithubEscapeProperty(std::string_view text) { return Escape(text, true); }
+
+void WriteGithubReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
+  const Job& job = in.job;
+  for (const auto& p : in.problems) {
+    out << fmt::format("::error title=input-problem::{}\n",
+                       GithubEscapeData(p.path + ": " + p.message));
+  }
+  int counts[3] = {0, 0, 0};
+  for (const auto& f : in.findings) {
+    ++counts[static_cast<int>(f.severity)];
+    std::string props;
+    if (!f.evidence.empty() && f.evidence[0].source < job.sources.size()) {
+      const Evidence& e = f.evidence[0];
+      props =
+          fmt::format("file={},line={},", GithubEscapeProperty(job.sources[e.source].name), e.line);
+    }
+    props += "title=" + GithubEscapeProperty(f.rule.empty() ? "ncclscope" : f.rule);
+    std::string msg = f.title;
+    if (!f.message.empty()) msg += ": " + f.message;
+    if (!f.fix.empty()) msg += "\nfix: " + f.fix;
+    if (msg.empty()) msg = f.rule.empty() ? "finding" : f.rule;
+    out << fmt::format("::{} {}::{}\n", CommandOf(f.severity), props, GithubEscapeData(msg));
+  }
+  out << fmt::format(
+      "ncclscope: {} error{}, {} warning{}, {} info; {} host{}, {} process{}, {} "
+      "communicator{}\n",
+      counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s", counts[0],
+      job.hosts.size(), job.hosts.size() == 1 ? "" : "s", job.processes.size(),
+      job.processes.size() == 1 ? "" : "es", job.comms.size(), job.comms.size() == 1 ? "" : "s");
+}
+
+}  // namespace ncclscope

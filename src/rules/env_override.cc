@@ -1,0 +1,134 @@
+// env-override: NCCL_* settings that disable fast paths or force algorithms/protocols.
+#include <map>
+
+#include "rule_factories.h"
+#include "rule_util.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+/// What a notable setting does; `disables` says whether a value turns a fast path off.
+struct Notable {
+  std::string_view name;
+  std::string_view effect;
+  bool (*disables)(std::string_view value, const Job& job);
+};
+
+bool Never(std::string_view, const Job&) { return false; }
+
+bool HasIntraNodePeers(const Job& job) {
+  for (const Communicator& c : job.comms) {
+    if (c.local_ranks > 1) return true;
+  }
+  for (const Link& l : job.links) {
+    if (l.intra_node.value_or(false) || l.same_physical_host.value_or(false)) return true;
+  }
+  return false;
+}
+
+constexpr Notable kNotable[] = {
+    {"NCCL_P2P_DISABLE", "disables GPU peer-to-peer (NVLink/PCIe) between GPUs of a node",
+     [](std::string_view v, const Job& j) { return IsTruthy(v) && HasIntraNodePeers(j); }},
+    {"NCCL_SHM_DISABLE", "disables the shared-memory transport",
+     [](std::string_view v, const Job& j) { return IsTruthy(v) && HasIntraNodePeers(j); }},
+    {"NCCL_IB_DISABLE", "disables InfiniBand/RoCE",
+     [](std::string_view v, const Job& j) { return IsTruthy(v) && IsMultiNode(j); }},
+    {"NCCL_NET_GDR_LEVEL", "limits GPUDirect RDMA by PCIe distance",
+     [](std::string_view v, const Job& j) { return (v == "LOC" || v == "0") && IsMultiNode(j); }},
+    {"NCCL_NET_GDR_READ", "controls GPUDirect RDMA reads", Never},
+    {"NCCL_P2P_LEVEL", "limits P2P by PCIe/NVLink distance",
+     [](std::string_view v, const Job& j) {
+       return (v == "LOC" || v == "0") && HasIntraNodePeers(j);
+     }},
+    {"NCCL_ALGO", "forces the collective algorithm(s)", Never},
+    {"NCCL_PROTO", "forces the protocol(s)", Never},
+    {"NCCL_CUMEM_ENABLE", "selects cuMem (0: legacy cudaIpc handles)", Never},
+    {"NCCL_NVLS_ENABLE", "enables NVLink SHARP (0: off)", Never},
+    {"NCCL_COLLNET_ENABLE", "enables CollNet/SHARP", Never},
+    {"NCCL_P2P_USE_CUDA_MEMCPY", "copies P2P data with the copy engine", Never},
+    {"NCCL_P2P_READ_ENABLE", "forces P2P read mode", Never},
+    {"NCCL_SHM_USE_CUDA_MEMCPY", "copies SHM data with the copy engine", Never},
+    {"NCCL_SOCKET_IFNAME", "selects the socket/bootstrap interfaces", Never},
+    {"NCCL_IB_HCA", "selects the IB HCAs", Never},
+    {"NCCL_NET", "forces the network",
+     [](std::string_view v, const Job& j) {
+       return ContainsNoCase(v, "Socket") && IsMultiNode(j);
+     }},
+    {"NCCL_NET_PLUGIN", "selects the net plugin", Never},
+    {"NCCL_MIN_NCHANNELS", "sets the minimum channel count", Never},
+    {"NCCL_MAX_NCHANNELS", "caps the channel count", Never},
+    {"NCCL_BUFFSIZE", "sets the buffer size", Never},
+    {"NCCL_CROSS_NIC", "controls cross-NIC rings", Never},
+    {"NCCL_TOPO_FILE", "replaces the detected topology", Never},
+    {"NCCL_IGNORE_DISABLED_P2P", "hides P2P-disabled messages", Never},
+    {"NCCL_NET_SHARED_BUFFERS", "shares network buffers", Never},
+    {"NCCL_PXN_DISABLE", "disables PXN", Never},
+    {"NCCL_CUMEM_HOST_ENABLE", "selects cuMem host allocations", Never},
+    {"NCCL_HOSTID", "overrides the node identity (ranks with different ids are different nodes)",
+     Never},
+};
+
+class EnvOverrideRule : public BasicRule {
+ public:
+  EnvOverrideRule()
+      : BasicRule("env-override", Severity::kInfo, "NCCL settings override defaults",
+                  "Check that every listed setting is intended for this cluster; settings that "
+                  "disable a fast path (P2P, SHM, IB, GDR) should only be used for debugging. "
+                  "Settings added by aws-ofi-nccl for the platform are expected.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    // Settings aws-ofi-nccl added itself: NAME → value.
+    std::map<std::string, std::string> ofi_added;
+    for (const Process& p : job.processes) {
+      for (const OfiNote& n : p.ofi) {
+        if (n.kind != OfiKind::kEnvAdded) continue;
+        auto eq = n.value.find('=');
+        if (eq != std::string::npos) ofi_added[n.value.substr(0, eq)] = n.value.substr(eq + 1);
+      }
+    }
+    Finding info = NewFinding(*this);
+    std::vector<std::string> info_items;
+    for (const Notable& n : kNotable) {
+      std::map<std::string, std::vector<int>> values;  // value → processes
+      const Setting* first = nullptr;
+      for (size_t i = 0; i < job.processes.size(); ++i) {
+        if (const Setting* s = FindEnv(job.processes[i], n.name)) {
+          values[s->value].push_back(static_cast<int>(i));
+          if (first == nullptr) first = s;
+        }
+      }
+      if (values.empty()) continue;
+      for (const auto& [value, procs] : values) {
+        std::string item = std::string(n.name) + "=" + value;
+        auto added = ofi_added.find(std::string(n.name));
+        bool by_ofi = added != ofi_added.end() && added->second == value;
+        if (n.disables(value, job)) {
+          Finding f = NewFinding(*this);
+          f.severity = Severity::kWarning;
+          f.title = std::string(n.name) + " disables a fast path this job would use";
+          for (int p : procs) AddProcess(job, p, &f);
+          AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
+          f.message = item + " (" + std::string(n.effect) + ") on " + std::to_string(procs.size()) +
+                      " process(es), although the job has ranks "
+                      "that would use it.";
+          out->push_back(std::move(f));
+          continue;
+        }
+        for (int p : procs) AddProcess(job, p, &info);
+        AddEvidence(&info, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
+        item += " (" + std::string(n.effect) + (by_ofi ? "; added by aws-ofi-nccl" : "") + ")";
+        info_items.push_back(item);
+      }
+    }
+    if (info_items.empty()) return;
+    info.message = "NCCL settings in effect: " + JoinStrings(info_items, "; ") + ".";
+    out->push_back(std::move(info));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeEnvOverrideRule() { return std::make_unique<EnvOverrideRule>(); }
+
+}  // namespace ncclscope::rules_internal

@@ -1,0 +1,72 @@
+// nccl-error: NCCL errors surfaced to the framework ("NCCL error in: ...").
+#include <map>
+
+#include "rule_factories.h"
+#include "rule_util.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+std::string Hint(const std::string& reason) {
+  if (ContainsNoCase(reason, "unhandled system error")) {
+    return " A system call or external library failed: the NCCL WARN lines before it name the "
+           "cause (often /dev/shm, sockets or the network plugin).";
+  }
+  if (ContainsNoCase(reason, "invalid usage")) {
+    return " NCCL rejected its configuration (e.g. a requested network or interface that "
+           "does not exist).";
+  }
+  if (ContainsNoCase(reason, "remote process exited")) {
+    return " Another rank died or the network failed: find the first rank that failed.";
+  }
+  if (ContainsNoCase(reason, "unhandled cuda error")) {
+    return " A CUDA call failed: see the Cuda failure warning.";
+  }
+  return "";
+}
+
+class NcclErrorRule : public BasicRule {
+ public:
+  NcclErrorRule()
+      : BasicRule("nccl-error", Severity::kError, "NCCL error reported to the framework",
+                  "Fix the root cause named by the NCCL WARN lines and other findings of this "
+                  "report (they usually precede the error); re-run with NCCL_DEBUG=INFO "
+                  "NCCL_DEBUG_SUBSYS=INIT,NET,ENV if no warning explains it.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    std::map<std::string, std::vector<const FrameworkRecord*>> by_reason;
+    for (const FrameworkRecord& r : job.framework) {
+      if (r.kind == FrameworkRecord::Kind::kNcclError) by_reason[r.reason].push_back(&r);
+    }
+    for (const auto& [reason, records] : by_reason) {
+      Finding f = NewFinding(*this);
+      std::string where, version;
+      for (const FrameworkRecord* r : records) {
+        AddRank(&f, r->rank);
+        AddEvidence(&f, r->evidence);
+        if (where.empty()) where = r->where;
+        if (version.empty()) version = r->nccl_version;
+      }
+      for (const FrameworkRecord& r : job.framework) {
+        if (r.kind == FrameworkRecord::Kind::kEvent && r.event == FrameworkKind::kNcclErrorDetail &&
+            f.evidence.size() < 3) {
+          AddEvidence(&f, r.evidence);
+        }
+      }
+      f.message =
+          std::to_string(records.size()) + " framework error(s): NCCL error \"" + reason + "\"";
+      if (!where.empty()) f.message += " in " + where;
+      if (!version.empty()) f.message += " (NCCL " + version + ")";
+      if (!f.ranks.empty()) f.message += " on rank(s) " + JoinInts(f.ranks);
+      f.message += "." + Hint(reason);
+      out->push_back(std::move(f));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeNcclErrorRule() { return std::make_unique<NcclErrorRule>(); }
+
+}  // namespace ncclscope::rules_internal

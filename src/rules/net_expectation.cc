@@ -1,0 +1,73 @@
+#include "net_expectation.h"
+
+#include <algorithm>
+
+#include "rule_util.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, const Evidence& ev) {
+  for (const NetExpectation& e : *out) {
+    if (e.reason == reason) return;
+  }
+  out->push_back({std::move(reason), failed, ev});
+}
+
+}  // namespace
+
+bool IsSocketNetName(std::string_view name) { return ContainsNoCase(name, "Socket"); }
+
+std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
+  std::vector<NetExpectation> out;
+  for (const Process& p : job.processes) {
+    const Setting* plugin_env = FindEnv(p, "NCCL_NET_PLUGIN");
+    for (const OfiNote& n : p.ofi) {
+      switch (n.kind) {
+        case OfiKind::kNoEligibleProviders:
+          Add(&out, "aws-ofi-nccl found no eligible (EFA) provider", true, n.evidence);
+          break;
+        case OfiKind::kInitFailed:
+          Add(&out, "aws-ofi-nccl initialization failed", true, n.evidence);
+          break;
+        default:
+          break;
+      }
+    }
+    for (const PluginNote& n : p.plugins) {
+      if (n.kind != "NET") continue;
+      if (n.action == PluginAction::kAllFailed) {
+        Add(&out, "no NET plugin could be initialized", true, n.evidence);
+      } else if (n.action == PluginAction::kInitFailed && !IsSocketNetName(n.name)) {
+        Add(&out, "NET plugin " + n.name + " failed to initialize", true, n.evidence);
+      } else if ((n.action == PluginAction::kNotFound || n.action == PluginAction::kLoadError) &&
+                 plugin_env != nullptr) {
+        Add(&out,
+            "the requested net plugin NCCL_NET_PLUGIN=" + plugin_env->value + " was not found",
+            true, n.evidence);
+      }
+    }
+    for (const OfiNote& n : p.ofi) {
+      if (n.kind == OfiKind::kPlatform) {
+        Add(&out, "aws-ofi-nccl runs on an EFA platform (" + n.value + ")", false, n.evidence);
+      } else if (n.kind == OfiKind::kProviderFilter && ContainsNoCase(n.value, "efa")) {
+        Add(&out, "aws-ofi-nccl is configured for EFA (provider_filter efa)", false, n.evidence);
+      }
+    }
+    if (const Setting* s = FindEnv(p, "FI_PROVIDER"); s != nullptr && s->value == "efa") {
+      Add(&out, "FI_PROVIDER=efa is set", false, s->evidence);
+    }
+    if (const Setting* s = FindEnv(p, "NCCL_NET"); s != nullptr && !IsSocketNetName(s->value)) {
+      Add(&out, "NCCL_NET=" + s->value + " is set", false, s->evidence);
+    }
+    if (p.ib_no_device) {
+      Add(&out, "NET/IB found no device", false, p.ib_no_device_evidence);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const NetExpectation& a, const NetExpectation& b) {
+    return a.plugin_failed > b.plugin_failed;
+  });
+  return out;
+}
+
+}  // namespace ncclscope::rules_internal

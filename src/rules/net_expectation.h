@@ -1,0 +1,28 @@
+// Whether the job expected a fast (RDMA) network, and why: shared by socket-fallback and
+// net-plugin-failed.
+#ifndef NCCLSCOPE_SRC_RULES_NET_EXPECTATION_H_
+#define NCCLSCOPE_SRC_RULES_NET_EXPECTATION_H_
+
+#include <string>
+#include <vector>
+
+#include "ncclscope/model/job.h"
+
+namespace ncclscope::rules_internal {
+
+/// One reason to believe a fast network was wanted.
+struct NetExpectation {
+  std::string reason;          ///< "aws-ofi-nccl found no EFA provider (No eligible providers)"
+  bool plugin_failed = false;  ///< A net plugin failed (vs. only a platform hint).
+  Evidence evidence;
+};
+
+/// All reasons (deduplicated by reason text), most specific first.
+std::vector<NetExpectation> ExpectedFastNetwork(const Job& job);
+
+/// True if `name` (NCCL's net name) is the internal socket transport.
+bool IsSocketNetName(std::string_view name);
+
+}  // namespace ncclscope::rules_internal
+
+#endif  // NCCLSCOPE_SRC_RULES_NET_EXPECTATION_H_

@@ -1,0 +1,138 @@
+// net-plugin-failed: a requested or expected network plugin failed to load or initialise.
+#include <map>
+
+#include "net_expectation.h"
+#include "rule_factories.h"
+#include "rule_util.h"
+#include "warn_matchers.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+/// One kind of failure, accumulated over processes.
+struct Failure {
+  Severity severity = Severity::kWarning;
+  std::vector<int> processes;
+  std::vector<Evidence> evidence;
+};
+
+class NetPluginFailedRule : public BasicRule {
+ public:
+  NetPluginFailedRule()
+      : BasicRule("net-plugin-failed", Severity::kError, "Network plugin failed",
+                  "Make the plugin NCCL is asked for loadable and working. aws-ofi-nccl/EFA: the "
+                  "pod must request `vpc.amazonaws.com/efa` resources (EFA device plugin "
+                  "installed, instance type with EFA, security group allowing all traffic to "
+                  "itself), run with FI_PROVIDER=efa, and the image must contain libfabric with "
+                  "the efa provider (`fi_info -p efa` inside the pod must list devices). A "
+                  "NCCL_NET_PLUGIN value must name an existing library (libnccl-net-<name>.so on "
+                  "LD_LIBRARY_PATH); NCCL_NET=IB needs /dev/infiniband devices in the container. "
+                  "Remove NCCL_NET/NCCL_NET_PLUGIN when the node has no such network.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    std::map<std::string, Failure> failures;  // description → failure
+    bool nodes_use_sockets = false;
+    for (const Link& l : job.links) {
+      if (l.cls == TransportClass::kNetSocket && !l.intra_node.value_or(false)) {
+        nodes_use_sockets = true;
+      }
+    }
+    auto add = [&](const std::string& what, Severity sev, int p, const Evidence& ev) {
+      Failure& f = failures[what];
+      if (sev > f.severity) f.severity = sev;
+      f.processes.push_back(p);
+      if (f.evidence.size() < 3) f.evidence.push_back(ev);
+    };
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      const Process& p = job.processes[i];
+      int pi = static_cast<int>(i);
+      const Setting* plugin_env = FindEnv(p, "NCCL_NET_PLUGIN");
+      const Setting* net_env = FindEnv(p, "NCCL_NET");
+      for (const OfiNote& n : p.ofi) {
+        if (n.kind == OfiKind::kNoEligibleProviders) {
+          add("aws-ofi-nccl found no eligible libfabric provider (No eligible providers were "
+              "found): no EFA device is usable in this container",
+              Severity::kError, pi, n.evidence);
+        } else if (n.kind == OfiKind::kInitFailed) {
+          add("aws-ofi-nccl initialization failed", Severity::kError, pi, n.evidence);
+        } else if (n.kind == OfiKind::kGdrDisabled) {
+          add("aws-ofi-nccl disabled GPUDirect RDMA", Severity::kWarning, pi, n.evidence);
+        }
+      }
+      for (const PluginNote& n : p.plugins) {
+        if (n.kind != "NET") continue;
+        switch (n.action) {
+          case PluginAction::kAllFailed:
+            add("no NET plugin could be initialized (Failed to initialize any NET plugin)",
+                Severity::kError, pi, n.evidence);
+            break;
+          case PluginAction::kInitFailed: {
+            if (IsSocketNetName(n.name)) {
+              add("NET plugin Socket failed to initialize", Severity::kError, pi, n.evidence);
+              break;
+            }
+            bool requested = net_env != nullptr && ContainsNoCase(net_env->value, n.name);
+            bool benign_ib = n.name == "IB" && !requested;
+            if (benign_ib) break;  // no IB device and not requested: NCCL moves on to Socket.
+            add("NET plugin " + n.name + " failed to initialize" +
+                    (requested ? " although NCCL_NET=" + net_env->value + " requests it" : ""),
+                Severity::kError, pi, n.evidence);
+            break;
+          }
+          case PluginAction::kNotFound:
+          case PluginAction::kLoadError:
+            if (plugin_env != nullptr) {
+              add("the requested net plugin NCCL_NET_PLUGIN=" + plugin_env->value +
+                      " could not be loaded",
+                  Severity::kError, pi, n.evidence);
+            } else if (!p.ofi.empty() || (net_env != nullptr && !IsSocketNetName(net_env->value))) {
+              add("the net plugin library (" + n.name + ") could not be loaded", Severity::kWarning,
+                  pi, n.evidence);
+            }
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    std::set<int> noted;  // Processes whose failure the plugin/OFI records already show.
+    for (const auto& [what, fail] : failures)
+      noted.insert(fail.processes.begin(), fail.processes.end());
+    for (const WarnRecord& w : job.warnings) {
+      if (!IsNetPluginWarning(w)) continue;
+      for (int p : w.processes) {
+        if (noted.count(p) > 0) continue;
+        add("NCCL WARN: " + w.message, Severity::kError, p,
+            w.evidence.empty() ? Evidence{} : w.evidence.front());
+      }
+      if (w.processes.empty()) {
+        add("NCCL WARN: " + w.message, Severity::kError, -1,
+            w.evidence.empty() ? Evidence{} : w.evidence.front());
+      }
+    }
+    if (failures.empty()) return;
+    Finding f = NewFinding(*this);
+    f.severity = Severity::kInfo;
+    std::vector<std::string> parts;
+    for (const auto& [what, fail] : failures) {
+      if (fail.severity > f.severity) f.severity = fail.severity;
+      std::set<int> procs(fail.processes.begin(), fail.processes.end());
+      procs.erase(-1);
+      std::string part = what;
+      if (!procs.empty()) part += " (" + std::to_string(procs.size()) + " process(es))";
+      parts.push_back(part);
+      for (int p : procs) AddProcess(job, p, &f);
+      for (const Evidence& e : fail.evidence) AddEvidence(&f, e);
+    }
+    f.message = JoinStrings(parts, "; ") + ".";
+    if (nodes_use_sockets) f.message += " Inter-node links then ran over NET/Socket (TCP).";
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeNetPluginFailedRule() { return std::make_unique<NetPluginFailedRule>(); }
+
+}  // namespace ncclscope::rules_internal

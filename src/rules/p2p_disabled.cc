@@ -1,0 +1,90 @@
+// p2p-disabled: GPUs of one node use SHM (or the network) instead of P2P.
+#include <map>
+
+#include "rule_factories.h"
+#include "rule_util.h"
+#include "warn_matchers.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+class P2pDisabledRule : public BasicRule {
+ public:
+  P2pDisabledRule()
+      : BasicRule("p2p-disabled", Severity::kWarning,
+                  "GPUs of one node do not use P2P (NVLink/PCIe)",
+                  "Remove NCCL_P2P_DISABLE=1 and any restrictive NCCL_P2P_LEVEL (e.g. LOC). "
+                  "Processes in different containers need a shared IPC namespace for P2P/CUMEM "
+                  "handles: run all ranks of a node in one pod, or set `hostIPC: true`. In VMs, "
+                  "GPU peer-to-peer needs P2P-capable passthrough (and ACS/IOMMU settings that "
+                  "allow it); check `nvidia-smi topo -p2p r`. GPUs on different CPU sockets "
+                  "without NVLink may legitimately use SHM.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    Finding f = NewFinding(*this);
+    std::vector<std::string> env;
+    std::set<std::string> env_seen;
+    for (const Process& p : job.processes) {
+      for (const char* name : {"NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL"}) {
+        const Setting* s = FindEnv(p, name);
+        if (s == nullptr) continue;
+        bool disables = std::string_view(name) == "NCCL_P2P_DISABLE"
+                            ? IsTruthy(s->value)
+                            : (s->value == "LOC" || s->value == "0");
+        if (!disables) continue;
+        std::string item = std::string(name) + "=" + s->value;
+        if (env_seen.insert(item).second) env.push_back(item);
+        AddEvidence(&f, s->evidence);
+      }
+    }
+    std::map<int, size_t> shm_per_comm, net_per_comm;
+    size_t shm = 0;
+    for (const Link& l : job.links) {
+      if (!l.intra_node.value_or(false)) continue;
+      if (l.cls == TransportClass::kSHM) {
+        ++shm_per_comm[l.comm];
+        ++shm;
+      } else if (IsNetClass(l.cls)) {
+        ++net_per_comm[l.comm];
+      } else {
+        continue;
+      }
+      AddRank(&f, GlobalRank(job, l.comm, l.src));
+      AddRank(&f, GlobalRank(job, l.comm, l.dst));
+      if (l.reporter >= 0) AddHost(&f, HostName(job, l.reporter));
+      if (l.comm >= 0) AddComm(&f, job.comms[l.comm].id);
+      if (f.evidence.size() < 3) AddEvidence(&f, l.first);
+    }
+    auto records = MatchingWarnings(job, IsP2pDisabledWarning);
+    for (const WarnRecord* w : records) AddWarnRecord(job, *w, &f);
+    if (env.empty() && shm_per_comm.empty() && net_per_comm.empty() && records.empty()) return;
+    std::vector<std::string> parts;
+    for (const auto& [comm, n] : shm_per_comm) {
+      parts.push_back(std::to_string(n) + " intra-node links of comm " + CommName(job, comm) +
+                      " use SHM");
+    }
+    for (const auto& [comm, n] : net_per_comm) {
+      parts.push_back(std::to_string(n) + " intra-node links of comm " + CommName(job, comm) +
+                      " use the network");
+    }
+    if (!records.empty()) parts.push_back("NCCL: \"" + records.front()->message + "\"");
+    f.message = parts.empty() ? std::string("P2P is disabled by the environment")
+                              : JoinStrings(parts, "; ");
+    if (!env.empty())
+      f.message += " (set: " + JoinStrings(env) + ")";
+    else if (shm > 0) {
+      f.message +=
+          "; P2P is not disabled by an NCCL setting, so NCCL found P2P unusable "
+          "(separate containers without hostIPC, virtualisation, or no P2P path)";
+    }
+    f.message += ".";
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeP2pDisabledRule() { return std::make_unique<P2pDisabledRule>(); }
+
+}  // namespace ncclscope::rules_internal

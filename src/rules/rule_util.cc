@@ -1,0 +1,173 @@
+#include "rule_util.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ncclscope::rules_internal {
+namespace {
+
+template <typename T>
+void InsertSorted(std::vector<T>* v, const T& x) {
+  auto it = std::lower_bound(v->begin(), v->end(), x);
+  if (it == v->end() || *it != x) v->insert(it, x);
+}
+
+}  // namespace
+
+Finding NewFinding(const Rule& rule) {
+  Finding f;
+  f.rule = std::string(rule.id());
+  f.severity = rule.default_severity();
+  f.title = std::string(rule.title());
+  f.fix = std::string(rule.fix());
+  return f;
+}
+
+void AddEvidence(Finding* f, const Evidence& ev) {
+  if (ev.text.empty() || f->evidence.size() >= kMaxEvidence) return;
+  for (const Evidence& e : f->evidence) {
+    if (e.source == ev.source && e.line == ev.line && e.text == ev.text) return;
+  }
+  f->evidence.push_back(ev);
+}
+
+void AddRank(Finding* f, int rank) {
+  if (rank >= 0) InsertSorted(&f->ranks, rank);
+}
+void AddSuspectRank(Finding* f, int rank) {
+  if (rank >= 0) InsertSorted(&f->suspect_ranks, rank);
+}
+void AddHost(Finding* f, const std::string& host) {
+  if (!host.empty()) InsertSorted(&f->hosts, host);
+}
+void AddSuspectHost(Finding* f, const std::string& host) {
+  if (!host.empty()) InsertSorted(&f->suspect_hosts, host);
+}
+void AddComm(Finding* f, const std::string& comm) {
+  if (!comm.empty()) InsertSorted(&f->comms, comm);
+}
+
+std::string HostName(const Job& job, int process) {
+  if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return "?";
+  const std::string& h = job.processes[process].hostname;
+  return h.empty() ? "?" : h;
+}
+
+int ProcessOfRank(const Job& job, int comm, int comm_rank) {
+  if (comm < 0 || static_cast<size_t>(comm) >= job.comms.size()) return -1;
+  auto it = job.comms[comm].ranks.find(comm_rank);
+  if (it == job.comms[comm].ranks.end()) return -1;
+  return it->second.process;
+}
+
+int GlobalRank(const Job& job, int comm, int comm_rank) {
+  int p = ProcessOfRank(job, comm, comm_rank);
+  if (p >= 0 && static_cast<size_t>(p) < job.processes.size()) {
+    const Process& proc = job.processes[p];
+    // A process driving several GPUs holds several ranks: keep the comm-local rank then.
+    if (proc.global_rank >= 0 && proc.cuda_devs.size() <= 1) return proc.global_rank;
+  }
+  return comm_rank;
+}
+
+std::string ProcessLabel(const Job& job, int process) {
+  if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return "?";
+  const Process& p = job.processes[process];
+  std::string s = HostName(job, process) + ":" + std::to_string(p.pid);
+  if (p.global_rank >= 0) s += " (rank " + std::to_string(p.global_rank) + ")";
+  return s;
+}
+
+std::string CommName(const Job& job, int comm) {
+  if (comm < 0 || static_cast<size_t>(comm) >= job.comms.size()) return "(unknown comm)";
+  return job.comms[comm].id;
+}
+
+const Setting* FindEnv(const Process& p, std::string_view name) {
+  auto it = p.env.find(std::string(name));
+  return it == p.env.end() ? nullptr : &it->second;
+}
+
+bool AnyEnv(const Job& job, std::string_view name, std::string* value) {
+  for (const Process& p : job.processes) {
+    if (const Setting* s = FindEnv(p, name)) {
+      if (value != nullptr) *value = s->value;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string JoinInts(const std::vector<int>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) s += ",";
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+
+std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) s += sep;
+    s += v[i];
+  }
+  return s;
+}
+
+bool ContainsNoCase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+bool IsTruthy(std::string_view v) {
+  return v == "1" || v == "true" || v == "TRUE" || v == "True" || v == "yes" || v == "on";
+}
+bool IsFalsy(std::string_view v) {
+  return v == "0" || v == "false" || v == "FALSE" || v == "False" || v == "no" || v == "off";
+}
+
+size_t CountInterNodeLinks(const Job& job) {
+  size_t n = 0;
+  for (const Link& l : job.links) {
+    if (l.intra_node.has_value() && !*l.intra_node) ++n;
+  }
+  return n;
+}
+
+bool IsMultiNode(const Job& job) {
+  for (const Communicator& c : job.comms) {
+    if (c.nnodes > 1) return true;
+  }
+  return CountInterNodeLinks(job) > 0;
+}
+
+void AddProcess(const Job& job, int process, Finding* f) {
+  if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return;
+  AddRank(f, job.processes[process].global_rank);
+  AddHost(f, HostName(job, process));
+}
+
+void AddWarnRecord(const Job& job, const WarnRecord& w, Finding* f) {
+  for (int p : w.processes) AddProcess(job, p, f);
+  for (const Evidence& e : w.evidence) AddEvidence(f, e);
+}
+
+uint64_t TotalCount(const std::vector<const WarnRecord*>& records) {
+  uint64_t n = 0;
+  for (const WarnRecord* w : records) n += std::max<uint64_t>(w->count, 1);
+  return n;
+}
+
+size_t ProcessCount(const std::vector<const WarnRecord*>& records) {
+  std::set<int> p;
+  for (const WarnRecord* w : records) p.insert(w->processes.begin(), w->processes.end());
+  return p.size();
+}
+
+}  // namespace ncclscope::rules_internal

@@ -1,0 +1,100 @@
+// Helpers shared by the rule implementations (internal to src/rules/).
+#ifndef NCCLSCOPE_SRC_RULES_RULE_UTIL_H_
+#define NCCLSCOPE_SRC_RULES_RULE_UTIL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ncclscope/model/job.h"
+#include "ncclscope/rules/finding.h"
+#include "ncclscope/rules/rule.h"
+
+namespace ncclscope::rules_internal {
+
+/// A Rule whose id, severity, title and fix are fixed strings (string literals).
+class BasicRule : public Rule {
+ public:
+  BasicRule(std::string_view id, Severity severity, std::string_view title, std::string_view fix)
+      : id_(id), severity_(severity), title_(title), fix_(fix) {}
+  std::string_view id() const override { return id_; }
+  Severity default_severity() const override { return severity_; }
+  std::string_view title() const override { return title_; }
+  std::string_view fix() const override { return fix_; }
+
+ private:
+  std::string_view id_;
+  Severity severity_;
+  std::string_view title_;
+  std::string_view fix_;
+};
+
+/// Most evidence lines a finding carries.
+inline constexpr size_t kMaxEvidence = 5;
+
+/// A finding pre-filled with the rule's id, default severity, title and fix.
+Finding NewFinding(const Rule& rule);
+/// Appends `ev` unless it is empty, already present, or the finding has kMaxEvidence lines.
+void AddEvidence(Finding* f, const Evidence& ev);
+/// Inserts into a vector kept sorted and unique.
+void AddRank(Finding* f, int rank);
+void AddSuspectRank(Finding* f, int rank);
+void AddHost(Finding* f, const std::string& host);
+void AddSuspectHost(Finding* f, const std::string& host);
+void AddComm(Finding* f, const std::string& comm);
+
+/// Hostname of a process ("?" when out of range or empty).
+std::string HostName(const Job& job, int process);
+/// Global rank of a communicator rank: the rank its process holds in its first (world)
+/// communicator; falls back to the communicator-local rank when unknown.
+int GlobalRank(const Job& job, int comm, int comm_rank);
+/// Process index of a communicator rank, or -1.
+int ProcessOfRank(const Job& job, int comm, int comm_rank);
+/// "host:pid" (plus " rank N" when the global rank is known).
+std::string ProcessLabel(const Job& job, int process);
+/// Id of a communicator, or "(unknown comm)".
+std::string CommName(const Job& job, int comm);
+
+/// The setting of a process, or nullptr.
+const Setting* FindEnv(const Process& p, std::string_view name);
+/// True if any process echoes `name`; `value` (if non-null) receives the first value.
+bool AnyEnv(const Job& job, std::string_view name, std::string* value = nullptr);
+
+/// "0,1,2" / "a, b".
+std::string JoinInts(const std::vector<int>& v);
+std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep = ", ");
+/// Case-insensitive substring test.
+bool ContainsNoCase(std::string_view hay, std::string_view needle);
+/// True if `value` means "on" (1, true, yes) / "off" (0, false, no).
+bool IsTruthy(std::string_view value);
+bool IsFalsy(std::string_view value);
+
+/// Number of inter-node links (intra_node == false).
+size_t CountInterNodeLinks(const Job& job);
+/// True if the job spans more than one NCCL node (comm nnodes > 1 or inter-node links).
+bool IsMultiNode(const Job& job);
+
+/// Adds the processes of a warning record (ranks, hosts) and its evidence to a finding.
+void AddWarnRecord(const Job& job, const WarnRecord& w, Finding* f);
+/// Adds a process's global rank and host to a finding.
+void AddProcess(const Job& job, int process, Finding* f);
+/// The warnings matching `pred`.
+template <typename Pred>
+std::vector<const WarnRecord*> MatchingWarnings(const Job& job, Pred pred) {
+  std::vector<const WarnRecord*> out;
+  for (const WarnRecord& w : job.warnings) {
+    if (pred(w)) out.push_back(&w);
+  }
+  return out;
+}
+/// Total count of the records (each record counts its repetitions).
+uint64_t TotalCount(const std::vector<const WarnRecord*>& records);
+/// Number of distinct processes of the records.
+size_t ProcessCount(const std::vector<const WarnRecord*>& records);
+
+}  // namespace ncclscope::rules_internal
+
+#endif  // NCCLSCOPE_SRC_RULES_RULE_UTIL_H_

@@ -1,0 +1,108 @@
+// slow-init: bootstrap or communicator init timings above the threshold or far above the others.
+#include <algorithm>
+#include <cstdio>
+
+#include "rule_factories.h"
+#include "rule_util.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+/// One timing sample.
+struct Sample {
+  std::string what;  ///< "bootstrap" or "init of comm 0x..."
+  int process = -1;
+  double seconds = 0;
+  double recv = -1;  ///< Bootstrap recv part (waiting for other ranks).
+  Evidence evidence;
+};
+
+std::string Secs(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+class SlowInitRule : public BasicRule {
+ public:
+  SlowInitRule()
+      : BasicRule("slow-init", Severity::kWarning, "Slow NCCL initialization",
+                  "Bootstrap time spent in `recv` is waiting for the other ranks: they started "
+                  "late (image pulls, pods scheduled one by one, slow data loading before "
+                  "init_process_group) or could not connect (firewall, wrong "
+                  "NCCL_SOCKET_IFNAME). On Kubernetes use gang scheduling (Kueue, Volcano, "
+                  "JobSet) and pre-pulled images; on Slurm start all tasks with one srun. Slow "
+                  "`topo`/`connections` phases point at the topology detection or the network "
+                  "setup.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    std::vector<Sample> boot, init;
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      const Process& p = job.processes[i];
+      if (p.bootstrap_timings) {
+        boot.push_back({"bootstrap", static_cast<int>(i), p.bootstrap_timings->total,
+                        p.bootstrap_timings->recv, p.bootstrap_timings_evidence});
+      }
+    }
+    for (const Communicator& c : job.comms) {
+      for (const auto& [r, cr] : c.ranks) {
+        if (cr.init_timings) {
+          init.push_back({"init of comm " + c.id, cr.process, cr.init_timings->total, -1,
+                          cr.complete_evidence});
+        }
+      }
+    }
+    Finding f = NewFinding(*this);
+    std::vector<std::string> parts;
+    Evaluate(ctx, job, boot, &f, &parts);
+    Evaluate(ctx, job, init, &f, &parts);
+    if (parts.empty()) return;
+    f.message = JoinStrings(parts, "; ") + ".";
+    out->push_back(std::move(f));
+  }
+
+ private:
+  static void Evaluate(const RuleContext& ctx, const Job& job, const std::vector<Sample>& samples,
+                       Finding* f, std::vector<std::string>* parts) {
+    std::vector<double> all;
+    for (const Sample& s : samples) all.push_back(s.seconds);
+    size_t reported = 0;
+    for (size_t i = 0; i < samples.size(); ++i) {
+      const Sample& s = samples[i];
+      std::vector<double> others = all;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+      double med = Median(others);
+      bool over = s.seconds > ctx.options.slow_init_seconds;
+      bool outlier = !others.empty() &&
+                     s.seconds >= std::max(2.0, ctx.options.slow_init_seconds / 2) &&
+                     s.seconds > ctx.options.slow_init_outlier_factor * std::max(med, 0.01);
+      if (!over && !outlier) continue;
+      AddProcess(job, s.process, f);
+      AddEvidence(f, s.evidence);
+      if (++reported > 4) continue;
+      std::string part =
+          s.what + " took " + Secs(s.seconds) + " on " + ProcessLabel(job, s.process);
+      if (over) part += " (threshold " + Secs(ctx.options.slow_init_seconds) + ")";
+      if (outlier) part += " (others: median " + Secs(med) + ")";
+      if (s.recv >= 0 && s.recv > 0.8 * s.seconds) {
+        part += ", " + Secs(s.recv) + " of it waiting in recv for other ranks";
+      }
+      parts->push_back(part);
+    }
+    if (reported > 4) parts->push_back("and " + std::to_string(reported - 4) + " more");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeSlowInitRule() { return std::make_unique<SlowInitRule>(); }
+
+}  // namespace ncclscope::rules_internal

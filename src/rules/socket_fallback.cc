@@ -1,0 +1,102 @@
+// socket-fallback: links between nodes run over NET/Socket (TCP).
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "net_expectation.h"
+#include "rule_factories.h"
+#include "rule_util.h"
+
+namespace ncclscope::rules_internal {
+namespace {
+
+class SocketFallbackRule : public BasicRule {
+ public:
+  SocketFallbackRule()
+      : BasicRule("socket-fallback", Severity::kWarning,
+                  "Inter-node traffic runs over TCP sockets (NET/Socket)",
+                  "Give NCCL its RDMA network. AWS/EKS: install aws-ofi-nccl (and the EFA "
+                  "installer) in the image, request `vpc.amazonaws.com/efa: <n>` in every pod's "
+                  "resources (with the EFA device plugin), set FI_PROVIDER=efa and make sure "
+                  "`NET/OFI Selected provider is efa` appears. InfiniBand/RoCE: expose the HCAs "
+                  "to the container (RDMA device plugin or host devices /dev/infiniband, "
+                  "`IPC_LOCK` capability), check `ibv_devinfo` inside the pod, and do not set "
+                  "NCCL_IB_DISABLE=1 or NCCL_NET=Socket. Slurm: make sure the nodes' HCAs are "
+                  "visible to the job. If the cluster only has Ethernet, set NCCL_SOCKET_IFNAME to "
+                  "the fastest interface and NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD.") {}
+
+  void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
+    const Job& job = ctx.job;
+    // Per communicator: socket links between nodes / all links between nodes.
+    std::map<int, std::pair<size_t, size_t>> per_comm;
+    std::vector<const Link*> socket_links;
+    size_t same_host = 0;
+    for (const Link& l : job.links) {
+      bool inter = l.intra_node.has_value() ? !*l.intra_node : l.cls == TransportClass::kNetSocket;
+      if (!inter) continue;
+      auto& c = per_comm[l.comm];
+      ++c.second;
+      if (l.cls != TransportClass::kNetSocket) continue;
+      ++c.first;
+      socket_links.push_back(&l);
+      if (l.same_physical_host.value_or(false)) ++same_host;
+    }
+    if (socket_links.empty()) return;
+    Finding f = NewFinding(*this);
+    // Largest communicator first in words; the others summed, so big jobs stay one line.
+    std::string counts;
+    int shown = 0, rest_socket = 0, rest_total = 0, rest_comms = 0;
+    std::vector<std::pair<int, int>> order;  // (nranks, comm)
+    for (const auto& [comm, c] : per_comm) {
+      if (c.first == 0) continue;
+      order.emplace_back(comm >= 0 ? job.comms[comm].nranks : 0, comm);
+      AddComm(&f, comm >= 0 ? job.comms[comm].id : "");
+    }
+    std::sort(order.begin(), order.end(), std::greater<>());
+    for (const auto& [nranks, comm] : order) {
+      const auto& c = per_comm.at(comm);
+      if (shown++ < 2) {
+        if (!counts.empty()) counts += "; ";
+        counts += std::to_string(c.first) + " of " + std::to_string(c.second) +
+                  " inter-node links of comm " + CommName(job, comm);
+      } else {
+        rest_socket += c.first;
+        rest_total += c.second;
+        ++rest_comms;
+      }
+    }
+    if (rest_comms > 0) {
+      counts += "; " + std::to_string(rest_socket) + " of " + std::to_string(rest_total) +
+                " in " + std::to_string(rest_comms) + " more communicator(s)";
+    }
+    for (const Link* l : socket_links) {
+      AddRank(&f, GlobalRank(job, l->comm, l->src));
+      AddRank(&f, GlobalRank(job, l->comm, l->dst));
+      if (l->reporter >= 0) AddHost(&f, HostName(job, l->reporter));
+      if (f.evidence.size() < 2) AddEvidence(&f, l->first);
+    }
+    f.message = counts + " run over NET/Socket (TCP)";
+    auto expectations = ExpectedFastNetwork(job);
+    if (!expectations.empty()) {
+      f.severity = Severity::kError;
+      std::vector<std::string> reasons;
+      for (const NetExpectation& e : expectations) {
+        reasons.push_back(e.reason);
+        AddEvidence(&f, e.evidence);
+      }
+      f.message += ", although the job expected a fast network: " + JoinStrings(reasons, "; ");
+    }
+    f.message += ".";
+    if (same_host > 0) {
+      f.message += " " + std::to_string(same_host) +
+                   " of these links join ranks on the same physical host (see intra-node-net).";
+    }
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeSocketFallbackRule() { return std::make_unique<SocketFallbackRule>(); }
+
+}  // namespace ncclscope::rules_internal
