@@ -27,9 +27,33 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   ExpandedInputs inputs = ExpandInputs(options.inputs);
   result->problems = inputs.problems;
   JobBuilder builder(&result->job);
-  EventPipeline pipeline(&result->job.sources, &result->job.stats);
-  auto sink = [&builder](const Event& e) { builder.Add(e); };
-  for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
+  if (options.jobs != 1 && inputs.inputs.size() > 1) {
+    // Condense in parallel, replay in input order: the same events in the same order.
+    CondenseInParallel(inputs.inputs, options.jobs, [&](CondensedInput&& c) {
+      ReplayCondensed(c, &result->job, &builder, &result->problems);
+    });
+  } else {
+    EventPipeline pipeline(&result->job.sources, &result->job.stats);
+    auto sink = [&builder](const Event& e) { builder.Add(e); };
+    for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
+  }
+  Finish(options, options.topo_path.empty() ? nullptr : &topo, &builder, result);
+  return Status::Ok();
+}
+
+Status AnalyzeCondensed(CondensedSet condensed, const AnalyzeOptions& options,
+                        AnalysisResult* result) {
+  TopoPaths topo;
+  if (!options.topo_path.empty()) {
+    Status s = LoadTopoPaths(options.topo_path, &topo);
+    if (!s.ok()) return s;
+  }
+  result->problems = std::move(condensed.problems);
+  JobBuilder builder(&result->job);
+  for (auto& input : condensed.inputs) {
+    ReplayCondensed(input, &result->job, &builder, &result->problems);
+    input = CondensedInput{};  // Free as we go.
+  }
   Finish(options, options.topo_path.empty() ? nullptr : &topo, &builder, result);
   return Status::Ok();
 }

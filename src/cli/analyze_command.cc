@@ -1,85 +1,25 @@
-// `ncclscope analyze`: run the pipeline, write the report, turn findings into an exit code.
-#include <fmt/format.h>
-
+// `ncclscope analyze`: run the pipeline, then write the report and exit code (ReportAnalysis).
 #include "ncclscope/analysis/analyze.h"
 #include "ncclscope/cli/commands.h"
-#include "ncclscope/cli/output.h"
 #include "ncclscope/report/report.h"
-#include "ncclscope/rules/policy.h"
 
 namespace ncclscope::cli {
-namespace {
-
-void PrintStats(const Job& job, std::ostream& err) {
-  const JobStats& s = job.stats;
-  err << fmt::format(
-      "ncclscope: {} lines, {} bytes, {} NCCL lines, {} framework lines, {} events, {} "
-      "connection lines, {} unrecognized\n",
-      s.lines, s.bytes, s.nccl_lines, s.framework_lines, s.events, s.connection_lines,
-      s.unrecognized);
-  for (const auto& [type, n] : s.events_by_type) err << fmt::format("  {:<22} {}\n", type, n);
-  for (const auto& e : job.unrecognized_samples)
-    err << fmt::format("  unrecognized {}:{}: {}\n", job.SourceName(e.source), e.line, e.text);
-}
-
-}  // namespace
 
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err) {
-  const ReportFormat* format = FindReportFormat(opts.format);
-  if (!format) {
+  if (!FindReportFormat(opts.format)) {
     err << "ncclscope: unknown format '" << opts.format << "'\n";
     return kExitUsage;
   }
   AnalyzeOptions aopts;
-  aopts.inputs = opts.inputs;
-  aopts.topo_path = opts.topo;
-  aopts.rules.slow_init_seconds = opts.slow_init_seconds;
   Policy policy;
-  if (!opts.policy.empty()) {
-    Status ps = LoadPolicy(opts.policy, &policy);
-    if (!ps.ok()) {
-      err << "ncclscope: " << ps.message() << "\n";
-      return kExitUsage;
-    }
-    ApplyPolicyThresholds(policy, &aopts.rules);
-  }
+  Status s = MakeAnalyzeOptions(opts, &aopts, &policy);
   AnalysisResult result;
-  Status s = Analyze(aopts, &result);
+  if (s.ok()) s = Analyze(aopts, &result);
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;
   }
-  if (!opts.policy.empty()) ApplyPolicy(policy, result.job, &result.findings);
-  for (const auto& p : result.problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
-  if (opts.stats) PrintStats(result.job, err);
-
-  Output output(opts.output, out);
-  if (!output.status().ok()) {
-    err << "ncclscope: " << output.status().message() << "\n";
-    return kExitUsage;
-  }
-  ReportOptions ropts;
-  ropts.color = UseColor(opts.color, output.is_file());
-  ropts.verbose = opts.verbose;
-  format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
-  output.stream().flush();
-
-  const bool all_inputs_failed =
-      !result.problems.empty() && result.job.stats.lines == 0 && result.job.sources.size() <= result.problems.size();
-  if (!result.problems.empty()) return kExitUsage;
-  if (all_inputs_failed) return kExitUsage;
-  if (result.job.stats.nccl_lines == 0) {
-    if (!opts.quiet)
-      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
-             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
-    return kExitNoNccl;
-  }
-  if (opts.fail_on == "never") return kExitOk;
-  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
-  for (const auto& f : result.findings) {
-    if (f.severity >= threshold) return kExitFindings;
-  }
-  return kExitOk;
+  return ReportAnalysis(opts, policy, &result, out, err);
 }
 
 }  // namespace ncclscope::cli

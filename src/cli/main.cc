@@ -13,8 +13,8 @@
 namespace ncclscope::cli {
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"analyze", "events", "ranks", "rules", "topo",
-                                              "bench"};
+constexpr std::string_view kSubcommands[] = {"analyze", "events", "ranks",     "rules",
+                                             "topo",    "bench",  "summarize", "merge"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -26,8 +26,8 @@ std::string FormatList() {
   return names;
 }
 
-void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
-  cmd->add_option("inputs", o->inputs, "Log files, directories or - for stdin (default: stdin)");
+/// The report options analyze and merge share (everything but inputs and --jobs).
+void DescribeReport(CLI::App* cmd, AnalyzeCommandOptions* o) {
   cmd->add_option("-f,--format", o->format, "Report format: " + FormatList())
       ->check(CLI::IsMember([] {
         std::vector<std::string> v;
@@ -47,6 +47,13 @@ void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
   cmd->add_flag("--stats", o->stats, "Print parser statistics to stderr");
   cmd->add_flag("-v,--verbose", o->verbose, "Text report: more detail");
   cmd->footer(kExitCodesHelp);
+}
+
+void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
+  cmd->add_option("inputs", o->inputs, "Log files, directories or - for stdin (default: stdin)");
+  cmd->add_option("-j,--jobs", o->jobs,
+                  "Threads reading several inputs in parallel (default: one per core)");
+  DescribeReport(cmd, o);
 }
 
 /// Inserts "analyze" when the first argument is not a subcommand (ncclscope FILE, ncclscope -f json).
@@ -78,6 +85,19 @@ int Main(int argc, char** argv) {
   AnalyzeCommandOptions analyze;
   DescribeAnalyze(app.add_subcommand("analyze", "Analyse a job's logs (default command)"),
                   &analyze);
+
+  SummarizeCommandOptions summarize;
+  auto* su = app.add_subcommand(
+      "summarize", "Write the condensed form of logs (what the analysis needs) as a summary file");
+  su->add_option("inputs", summarize.inputs, "Log files, directories or - for stdin");
+  su->add_option("-o,--output", summarize.output, "Write the summary to FILE instead of stdout");
+  su->add_option("-j,--jobs", summarize.jobs, "Threads reading inputs (default: one per core)");
+
+  AnalyzeCommandOptions merge;
+  auto* me = app.add_subcommand(
+      "merge", "Analyse summary files together: the report of one run over all their inputs");
+  me->add_option("summaries", merge.inputs, "Summary files written by summarize")->required();
+  DescribeReport(me, &merge);
 
   EventsCommandOptions events;
   auto* ev = app.add_subcommand("events", "Print every parsed event as JSON Lines");
@@ -123,6 +143,8 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("rules")) return RunRulesList(rules, std::cout, std::cerr);
   if (app.got_subcommand("topo")) return RunTopo(topo, std::cout, std::cerr);
   if (app.got_subcommand("bench")) return RunBench(bench, std::cout, std::cerr);
+  if (app.got_subcommand("summarize")) return RunSummarize(summarize, std::cout, std::cerr);
+  if (app.got_subcommand("merge")) return RunMerge(merge, std::cout, std::cerr);
   std::cerr << app.help();
   return kExitUsage;
 }

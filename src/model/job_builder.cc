@@ -132,6 +132,16 @@ void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
   job->framework.push_back(std::move(rec));
 }
 
+/// A default-constructed event of alternative `i` (to name it through EventTypeName).
+EventData EventOfIndex(size_t i) {
+  return [&]<size_t... I>(std::index_sequence<I...>) {
+    EventData d;
+    ((i == I ? (d.emplace<I>(), 0) : 0), ...);
+    return d;
+  }
+  (std::make_index_sequence<std::variant_size_v<EventData>>{});
+}
+
 struct Folder {
   Job* job;
   JobBuilder::State* st;
@@ -380,16 +390,21 @@ void JobBuilder::Add(const Event& event) {
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
 }
 
+bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count) {
+  for (size_t i = 0; i < state_->events_by_index.size(); ++i) {
+    if (EventTypeName(EventOfIndex(i)) != type) continue;
+    job_->stats.events += count;
+    state_->events_by_index[i] += count;
+    if (source < job_->sources.size()) job_->sources[source].events += count;
+    return true;
+  }
+  return false;
+}
+
 void JobBuilder::Finish(const BuildOptions& options) {
   for (size_t i = 0; i < state_->events_by_index.size(); ++i) {
     if (state_->events_by_index[i] == 0) continue;
-    // Name the alternative through a default-constructed value of that index.
-    EventData probe = [&]<size_t... I>(std::index_sequence<I...>) {
-      EventData d;
-      ((i == I ? (d.emplace<I>(), 0) : 0), ...);
-      return d;
-    }(std::make_index_sequence<std::variant_size_v<EventData>>{});
-    job_->stats.events_by_type[std::string(EventTypeName(probe))] =
+    job_->stats.events_by_type[std::string(EventTypeName(EventOfIndex(i)))] =
         state_->events_by_index[i];
   }
   FinishJob(job_, state_.get(), options);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/analysis/condensed.h"
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -20,6 +21,9 @@ struct AnalyzeOptions {
   std::string topo_path;            ///< nvidia-smi topo -m output (optional).
   RuleOptions rules;
   bool run_rules = true;
+  /// Threads that condense several inputs in parallel (0 = hardware concurrency). With 1, or a
+  /// single input, inputs are streamed straight into the model.
+  unsigned jobs = 0;
 };
 
 struct AnalysisResult {
@@ -32,6 +36,11 @@ struct AnalysisResult {
 /// result->problems and the other inputs are still analysed; a non-ok Status means nothing could
 /// be analysed at all (e.g. an unreadable --topo file).
 Status Analyze(const AnalyzeOptions& options, AnalysisResult* result);
+
+/// Runs the model and rules over already condensed inputs (`ncclscope merge`): the same result
+/// as Analyze over the original inputs. `options.inputs` is ignored.
+Status AnalyzeCondensed(CondensedSet condensed, const AnalyzeOptions& options,
+                        AnalysisResult* result);
 
 /// Runs the pipeline over in-memory text (tests, fuzzing). `name` is the source's display name.
 AnalysisResult AnalyzeText(std::string_view text, std::string_view name = "test.log",

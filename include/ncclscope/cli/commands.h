@@ -4,9 +4,19 @@
 
 #include <ostream>
 
+#include "ncclscope/analysis/analyze.h"
 #include "ncclscope/cli/options.h"
+#include "ncclscope/rules/policy.h"
 
 namespace ncclscope::cli {
+
+/// The library options for the analyze command line (topo, rule thresholds, jobs) and the
+/// --policy file, loaded (its thresholds applied to the options). Fails on a bad policy file.
+Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aopts, Policy* policy);
+/// Applies the policy (if --policy was given), writes the report of an analysis and turns
+/// problems and findings into the exit code: the part of `analyze` that `merge` shares.
+int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, AnalysisResult* result,
+                   std::ostream& out, std::ostream& err);
 
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
@@ -14,6 +24,11 @@ int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& e
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunTopo(const TopoCommandOptionsCli& opts, std::ostream& out, std::ostream& err);
 int RunBench(const BenchCommandOptionsCli& opts, std::ostream& out, std::ostream& err);
+/// `summarize INPUT... -o FILE`: writes the condensed form of the inputs (exit 2 on problems).
+int RunSummarize(const SummarizeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `merge SUMMARY... [analyze options]`: the analyze report of the summarised inputs; opts.inputs
+/// are the summary files.
+int RunMerge(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
 
 }  // namespace ncclscope::cli
 

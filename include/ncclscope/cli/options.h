@@ -29,6 +29,14 @@ struct AnalyzeCommandOptions {
   bool verbose = false;
   bool follow = false;
   double slow_init_seconds = 10.0;
+  unsigned jobs = 0;  ///< --jobs: threads condensing several inputs; 0 = one per core.
+};
+
+/// `summarize`: condensed form of the inputs as a summary file.
+struct SummarizeCommandOptions {
+  std::vector<std::string> inputs;
+  std::string output;  ///< -o FILE; empty or "-" = stdout.
+  unsigned jobs = 0;
 };
 
 struct EventsCommandOptions {

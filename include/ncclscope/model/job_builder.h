@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "ncclscope/model/job.h"
@@ -42,6 +43,10 @@ class JobBuilder {
   uint32_t AddSource(std::string name, std::string pod = {});
   /// Folds one event into the model.
   void Add(const Event& event);
+  /// Counts `count` events of the type `type` (an EventTypeName, e.g. "collective") printed in
+  /// `source` that were folded away before reaching Add because they change nothing but counters
+  /// (condensed inputs). Returns false, counting nothing, for an unknown type name.
+  bool AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count);
   /// Groups hosts, resolves paths, classifies links. Call once, after the last Add.
   void Finish(const BuildOptions& options);
 

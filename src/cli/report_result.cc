@@ -1,0 +1,79 @@
+// MakeAnalyzeOptions, ReportAnalysis: the options and the report and exit code of an
+// AnalysisResult, shared by analyze and merge.
+#include <fmt/format.h>
+
+#include "ncclscope/cli/commands.h"
+#include "ncclscope/cli/output.h"
+#include "ncclscope/report/report.h"
+
+namespace ncclscope::cli {
+namespace {
+
+void PrintStats(const Job& job, std::ostream& err) {
+  const JobStats& s = job.stats;
+  err << fmt::format(
+      "ncclscope: {} lines, {} bytes, {} NCCL lines, {} framework lines, {} events, {} "
+      "connection lines, {} unrecognized\n",
+      s.lines, s.bytes, s.nccl_lines, s.framework_lines, s.events, s.connection_lines,
+      s.unrecognized);
+  for (const auto& [type, n] : s.events_by_type) err << fmt::format("  {:<22} {}\n", type, n);
+  for (const auto& e : job.unrecognized_samples)
+    err << fmt::format("  unrecognized {}:{}: {}\n", job.SourceName(e.source), e.line, e.text);
+}
+
+}  // namespace
+
+Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aopts,
+                          Policy* policy) {
+  aopts->inputs = opts.inputs;
+  aopts->topo_path = opts.topo;
+  aopts->rules.slow_init_seconds = opts.slow_init_seconds;
+  aopts->jobs = opts.jobs;
+  if (opts.policy.empty()) return Status::Ok();
+  Status s = LoadPolicy(opts.policy, policy);
+  if (s.ok()) ApplyPolicyThresholds(*policy, &aopts->rules);
+  return s;
+}
+
+int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, AnalysisResult* res,
+                   std::ostream& out, std::ostream& err) {
+  if (!opts.policy.empty()) ApplyPolicy(policy, res->job, &res->findings);
+  const AnalysisResult& result = *res;
+  const ReportFormat* format = FindReportFormat(opts.format);
+  if (!format) {
+    err << "ncclscope: unknown format '" << opts.format << "'\n";
+    return kExitUsage;
+  }
+  for (const auto& p : result.problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
+  if (opts.stats) PrintStats(result.job, err);
+
+  Output output(opts.output, out);
+  if (!output.status().ok()) {
+    err << "ncclscope: " << output.status().message() << "\n";
+    return kExitUsage;
+  }
+  ReportOptions ropts;
+  ropts.color = UseColor(opts.color, output.is_file());
+  ropts.verbose = opts.verbose;
+  format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
+  output.stream().flush();
+
+  const bool all_inputs_failed = !result.problems.empty() && result.job.stats.lines == 0 &&
+                                 result.job.sources.size() <= result.problems.size();
+  if (!result.problems.empty()) return kExitUsage;
+  if (all_inputs_failed) return kExitUsage;
+  if (result.job.stats.nccl_lines == 0) {
+    if (!opts.quiet)
+      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
+             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
+    return kExitNoNccl;
+  }
+  if (opts.fail_on == "never") return kExitOk;
+  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
+  for (const auto& f : result.findings) {
+    if (f.severity >= threshold) return kExitFindings;
+  }
+  return kExitOk;
+}
+
+}  // namespace ncclscope::cli
