@@ -102,7 +102,9 @@ void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOpti
     if (bus_a.empty() && l->src_dev.size() > 2) bus_a = l->src_dev;
     if (bus_b.empty() && l->dst_dev.size() > 2) bus_b = l->dst_dev;
     if (host_it != st.graph_paths.end() && !bus_a.empty() && !bus_b.empty()) {
-      auto key = std::minmax(NormalizeBusId(bus_a), NormalizeBusId(bus_b));
+      // Named strings: std::minmax of temporaries would return dangling references.
+      const std::string norm_a = NormalizeBusId(bus_a), norm_b = NormalizeBusId(bus_b);
+      auto key = std::minmax(norm_a, norm_b);
       auto pit = host_it->second.find({key.first, key.second});
       if (pit != host_it->second.end()) {
         const std::string& v = pit->second;
