@@ -28,6 +28,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   result->problems = inputs.problems;
   JobBuilder builder(&result->job);
   EventPipeline pipeline(&result->job.sources, &result->job.stats);
+  pipeline.set_progress(options.progress);
   auto sink = [&builder](const Event& e) { builder.Add(e); };
   for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
   Finish(options, options.topo_path.empty() ? nullptr : &topo, &builder, result);

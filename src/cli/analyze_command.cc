@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "ncclscope/analysis/analyze.h"
+#include "ncclscope/analysis/progress.h"
 #include "ncclscope/cli/commands.h"
 #include "ncclscope/cli/output.h"
 #include "ncclscope/report/report.h"
@@ -23,6 +24,23 @@ void PrintStats(const Job& job, std::ostream& err) {
 
 }  // namespace
 
+int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+                    std::ostream& err) {
+  if (!result.problems.empty()) return kExitUsage;
+  if (result.job.stats.nccl_lines == 0) {
+    if (!opts.quiet)
+      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
+             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
+    return kExitNoNccl;
+  }
+  if (opts.fail_on == "never") return kExitOk;
+  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
+  for (const auto& f : result.findings) {
+    if (f.severity >= threshold) return kExitFindings;
+  }
+  return kExitOk;
+}
+
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err) {
   const ReportFormat* format = FindReportFormat(opts.format);
   if (!format) {
@@ -33,8 +51,16 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
   aopts.inputs = opts.inputs;
   aopts.topo_path = opts.topo;
   aopts.rules.slow_init_seconds = opts.slow_init_seconds;
+  // Progress bar for large files, only on a terminal and never with --quiet.
+  ProgressMeter meter(&err, SteadySeconds);
+  if (!opts.quiet && IsTerminal(err)) {
+    aopts.progress = [&meter](const std::string& name, uint64_t done, int64_t total) {
+      meter.Update(name, done, total);
+    };
+  }
   AnalysisResult result;
   Status s = Analyze(aopts, &result);
+  meter.Finish();
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;
@@ -53,22 +79,7 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
   format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
   output.stream().flush();
 
-  const bool all_inputs_failed =
-      !result.problems.empty() && result.job.stats.lines == 0 && result.job.sources.size() <= result.problems.size();
-  if (!result.problems.empty()) return kExitUsage;
-  if (all_inputs_failed) return kExitUsage;
-  if (result.job.stats.nccl_lines == 0) {
-    if (!opts.quiet)
-      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
-             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
-    return kExitNoNccl;
-  }
-  if (opts.fail_on == "never") return kExitOk;
-  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
-  for (const auto& f : result.findings) {
-    if (f.severity >= threshold) return kExitFindings;
-  }
-  return kExitOk;
+  return AnalyzeExitCode(opts, result, err);
 }
 
 }  // namespace ncclscope::cli

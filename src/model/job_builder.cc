@@ -370,19 +370,32 @@ void JobBuilder::Add(const Event& event) {
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
 }
 
-void JobBuilder::Finish(const BuildOptions& options) {
-  for (size_t i = 0; i < state_->events_by_index.size(); ++i) {
-    if (state_->events_by_index[i] == 0) continue;
+namespace {
+
+/// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
+void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  for (size_t i = 0; i < state->events_by_index.size(); ++i) {
+    if (state->events_by_index[i] == 0) continue;
     // Name the alternative through a default-constructed value of that index.
     EventData probe = [&]<size_t... I>(std::index_sequence<I...>) {
       EventData d;
       ((i == I ? (d.emplace<I>(), 0) : 0), ...);
       return d;
     }(std::make_index_sequence<std::variant_size_v<EventData>>{});
-    job_->stats.events_by_type[std::string(EventTypeName(probe))] =
-        state_->events_by_index[i];
+    job->stats.events_by_type[std::string(EventTypeName(probe))] = state->events_by_index[i];
   }
-  FinishJob(job_, state_.get(), options);
+  FinishJob(job, state, options);
+}
+
+}  // namespace
+
+void JobBuilder::Finish(const BuildOptions& options) { FinishInto(job_, state_.get(), options); }
+
+Job JobBuilder::Snapshot(const BuildOptions& options) const {
+  Job job = *job_;
+  State state = *state_;
+  FinishInto(&job, &state, options);
+  return job;
 }
 
 }  // namespace ncclscope

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/analysis/progress.h"
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -20,6 +21,7 @@ struct AnalyzeOptions {
   std::string topo_path;            ///< nvidia-smi topo -m output (optional).
   RuleOptions rules;
   bool run_rules = true;
+  ProgressHook progress;  ///< Optional: reading progress per input (progress bar).
 };
 
 struct AnalysisResult {

@@ -4,11 +4,17 @@
 
 #include <ostream>
 
+#include "ncclscope/analysis/analyze.h"
 #include "ncclscope/cli/options.h"
 
 namespace ncclscope::cli {
 
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `analyze --follow`: live findings, then the full report at end of input or Ctrl-C.
+int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// The exit code of an analysis (README "Exit codes"); prints the no-NCCL hint unless quiet.
+int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+                    std::ostream& err);
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);
