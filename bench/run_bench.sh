@@ -119,7 +119,7 @@ if [[ "$MEMCHECK" == 1 ]]; then
     echo "generating $f ..." >&2
     generate "$mb" "$f"
     printf '%-34s %10s\n' "$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.0f MB log", b / 1e6 }')" \
-      "$(peak_rss analyze "$f")"
+      "$(peak_rss "$NCCLSCOPE" analyze --format json --quiet "$f")"
     if [[ "$f" != "$LOG" && "$KEEP" != 1 ]]; then rm -f "$f"; fi
   done
 fi

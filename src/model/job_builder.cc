@@ -360,7 +360,9 @@ void JobBuilder::Add(const Event& event) {
   if (!ctx.host.empty()) {
     proc = FindOrAddProcess(job_, state_.get(), ctx);
     Process& p = job_->processes[proc];
-    p.sources.insert(ctx.source);
+    // The set insert (a tree search) only when the source changes: last_line.source is set right
+    // after each insert, so an unchanged source is already in the set.
+    if (p.sources.empty() || p.last_line.source != ctx.source) p.sources.insert(ctx.source);
     p.last_line.source = ctx.source;
     p.last_line.line = ctx.line;
     p.last_line.text.assign(ctx.text);

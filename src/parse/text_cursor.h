@@ -18,6 +18,11 @@ namespace ncclscope::parse_internal {
 inline bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
+/// StartsWith for a string literal: the length is a constant, so memcmp is expanded inline.
+template <size_t N>
+inline bool StartsWith(std::string_view s, const char (&prefix)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data(), prefix, N - 1) == 0;
+}
 /// True if `s` equals `lit` (see StartsWith).
 inline bool Equals(std::string_view s, std::string_view lit) {
   return s.size() == lit.size() && std::memcmp(s.data(), lit.data(), lit.size()) == 0;
@@ -91,6 +96,13 @@ class TextCursor {
   bool Eat(std::string_view lit) {
     if (!StartsWith(s_, lit)) return false;
     s_.remove_prefix(lit.size());
+    return true;
+  }
+  /// Consumes the string literal `lit` if the text starts with it (inline constant memcmp).
+  template <size_t N>
+  bool Eat(const char (&lit)[N]) {
+    if (s_.size() < N - 1 || std::memcmp(s_.data(), lit, N - 1) != 0) return false;
+    s_.remove_prefix(N - 1);
     return true;
   }
   /// Consumes one character `c` if next.
