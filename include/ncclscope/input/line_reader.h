@@ -56,7 +56,7 @@ class LineReader {
   size_t end_ = 0;      // end of valid data
   size_t scanned_ = 0;  // bytes after begin_ already known to hold no '\n'
   bool eof_ = false;
-  bool skipping_ = false;  // the rest of an over-long line is still to be discarded
+  bool skipping_ = false;         // the rest of an over-long line is still to be discarded
   bool scanned_special_ = false;  // the scanned_ bytes hold NUL, ESC or a byte >= 0x80
   bool line_plain_ = false;
   Status status_;
