@@ -34,6 +34,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
     });
   } else {
     EventPipeline pipeline(&result->job.sources, &result->job.stats);
+    pipeline.set_progress(options.progress);
     auto sink = [&builder](const Event& e) { builder.Add(e); };
     for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
   }

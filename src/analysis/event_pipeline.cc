@@ -51,11 +51,17 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   info.name = input.name;
   sources_->push_back(std::move(info));
   const uint32_t input_source = static_cast<uint32_t>(sources_->size() - 1);
+  const int64_t total = bytes ? bytes->SizeHint() : -1;
   LineStream stream(std::move(bytes), input_source);
   LineParser parser;
   Line line;
   Event event;
+  constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
+  uint64_t count = 0;
   while (stream.Next(&line)) {
+    if ((++count & (kProgressEvery - 1)) == 0 && progress_) {
+      progress_(input.name, stream.diagnostics().bytes, total);
+    }
     uint32_t source = line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod);
     line.source = source;
     SourceInfo& s = (*sources_)[source];
@@ -72,6 +78,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     sink(event);
   }
   const InputDiagnostics& d = stream.diagnostics();
+  if (progress_) progress_(input.name, d.bytes, total);
   SourceInfo& s = (*sources_)[input_source];
   s.truncated_lines = d.truncated_lines;
   s.nul_lines = d.nul_lines;

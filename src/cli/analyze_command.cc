@@ -1,6 +1,8 @@
 // `ncclscope analyze`: run the pipeline, then write the report and exit code (ReportAnalysis).
 #include "ncclscope/analysis/analyze.h"
+#include "ncclscope/analysis/progress.h"
 #include "ncclscope/cli/commands.h"
+#include "ncclscope/cli/output.h"
 #include "ncclscope/report/report.h"
 
 namespace ncclscope::cli {
@@ -13,8 +15,16 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
   AnalyzeOptions aopts;
   Policy policy;
   Status s = MakeAnalyzeOptions(opts, &aopts, &policy);
+  // Progress bar for large files, only on a terminal and never with --quiet.
+  ProgressMeter meter(&err, SteadySeconds);
+  if (!opts.quiet && IsTerminal(err)) {
+    aopts.progress = [&meter](const std::string& name, uint64_t done, int64_t total) {
+      meter.Update(name, done, total);
+    };
+  }
   AnalysisResult result;
   if (s.ok()) s = Analyze(aopts, &result);
+  meter.Finish();
   if (!s.ok()) {
     err << "ncclscope: " << s.message() << "\n";
     return kExitUsage;

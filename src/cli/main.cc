@@ -44,6 +44,9 @@ void DescribeReport(CLI::App* cmd, AnalyzeCommandOptions* o) {
   cmd->add_option("--topo", o->topo, "`nvidia-smi topo -m` output of the nodes (NVLink proof)");
   cmd->add_option("--slow-init", o->slow_init_seconds, "slow-init threshold in seconds");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress or notes on stderr");
+  cmd->add_flag("--follow", o->follow,
+                "Live stream (kubectl logs -f ... | ncclscope --follow): print each new finding "
+                "as soon as it is known, the full report at end of input or Ctrl-C");
   cmd->add_flag("--stats", o->stats, "Print parser statistics to stderr");
   cmd->add_flag("-v,--verbose", o->verbose, "Text report: more detail");
   cmd->footer(kExitCodesHelp);
@@ -137,7 +140,10 @@ int Main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
-  if (app.got_subcommand("analyze")) return RunAnalyze(analyze, std::cout, std::cerr);
+  if (app.got_subcommand("analyze")) {
+    return analyze.follow ? RunFollow(analyze, std::cout, std::cerr)
+                          : RunAnalyze(analyze, std::cout, std::cerr);
+  }
   if (app.got_subcommand("events")) return RunEvents(events, std::cout, std::cerr);
   if (app.got_subcommand("ranks")) return RunRanks(ranks, std::cout, std::cerr);
   if (app.got_subcommand("rules")) return RunRulesList(rules, std::cout, std::cerr);

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 
 namespace ncclscope::cli {
 
@@ -23,6 +24,12 @@ bool UseColor(const std::string& mode, bool to_file) {
   const char* term = std::getenv("TERM");
   if (term && std::strcmp(term, "dumb") == 0) return false;
   return isatty(STDOUT_FILENO) != 0;
+}
+
+bool IsTerminal(const std::ostream& stream) {
+  if (&stream == &std::cerr) return isatty(STDERR_FILENO) != 0;
+  if (&stream == &std::cout) return isatty(STDOUT_FILENO) != 0;
+  return false;
 }
 
 }  // namespace ncclscope::cli

@@ -35,6 +35,23 @@ Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aop
   return s;
 }
 
+int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+                    std::ostream& err) {
+  if (!result.problems.empty()) return kExitUsage;
+  if (result.job.stats.nccl_lines == 0) {
+    if (!opts.quiet)
+      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
+             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
+    return kExitNoNccl;
+  }
+  if (opts.fail_on == "never") return kExitOk;
+  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
+  for (const auto& f : result.findings) {
+    if (f.severity >= threshold) return kExitFindings;
+  }
+  return kExitOk;
+}
+
 int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, AnalysisResult* res,
                    std::ostream& out, std::ostream& err) {
   if (!opts.policy.empty()) ApplyPolicy(policy, res->job, &res->findings);
@@ -58,22 +75,7 @@ int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, Anal
   format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
   output.stream().flush();
 
-  const bool all_inputs_failed = !result.problems.empty() && result.job.stats.lines == 0 &&
-                                 result.job.sources.size() <= result.problems.size();
-  if (!result.problems.empty()) return kExitUsage;
-  if (all_inputs_failed) return kExitUsage;
-  if (result.job.stats.nccl_lines == 0) {
-    if (!opts.quiet)
-      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
-             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
-    return kExitNoNccl;
-  }
-  if (opts.fail_on == "never") return kExitOk;
-  Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
-  for (const auto& f : result.findings) {
-    if (f.severity >= threshold) return kExitFindings;
-  }
-  return kExitOk;
+  return AnalyzeExitCode(opts, result, err);
 }
 
 }  // namespace ncclscope::cli

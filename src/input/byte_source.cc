@@ -43,15 +43,16 @@ class FdByteSource : public ByteSource {
       *n = k;
       return Status::Ok();
     }
-    for (;;) {
-      ssize_t r = read(fd_, buf, cap);
-      if (r >= 0) {
-        *n = static_cast<size_t>(r);
-        return Status::Ok();
-      }
-      if (errno == EINTR) continue;
-      return Status::IoError(ErrnoMessage(path_, errno));
+    ssize_t r = read(fd_, buf, cap);
+    if (r >= 0) {
+      *n = static_cast<size_t>(r);
+      return Status::Ok();
     }
+    // EINTR only reaches a read when a signal handler was installed without SA_RESTART: that is
+    // how `analyze --follow` stops a blocking read on Ctrl-C. It ends the input (not an error),
+    // so everything read so far is still analysed and reported.
+    if (errno == EINTR) return Status::Ok();
+    return Status::IoError(ErrnoMessage(path_, errno));
   }
 
   int64_t SizeHint() const override { return size_; }
@@ -65,7 +66,7 @@ class FdByteSource : public ByteSource {
       ssize_t r = read(fd_, pending_.data() + got, want - got);
       if (r == 0) break;
       if (r < 0) {
-        if (errno == EINTR) continue;
+        if (errno == EINTR) break;  // Interrupted (see Read): keep what was read.
         pending_.resize(got);
         return Status::IoError(ErrnoMessage(path_, errno));
       }

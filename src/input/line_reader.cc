@@ -1,20 +1,82 @@
-// LineReader: memchr-based line splitting over one fixed buffer.
+// LineReader: one-pass newline search (with the "needs a closer look" check) over one fixed
+// buffer.
 #include "ncclscope/input/line_reader.h"
 
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ncclscope {
+namespace {
+
+/// True for bytes that make a line not plain: NUL, ESC and bytes >= 0x80.
+inline bool IsSpecial(char c) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  return u == 0 || u == 0x1b || u >= 0x80;
+}
+
+/// Returns the offset of the first '\n' in p[0, n), or n. Sets *special when a byte before that
+/// offset is special. May read (but never uses) up to 15 bytes after p + n.
+size_t ScanLine(const char* p, size_t n, bool* special) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i esc = _mm_set1_epi8(0x1b);
+  const __m128i zero = _mm_setzero_si128();
+  while (i < n) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    unsigned m_nl = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    // movemask of v itself gives the bytes >= 0x80.
+    unsigned m_sp = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, zero), _mm_cmpeq_epi8(v, esc)), v)));
+    const size_t valid = n - i;
+    if (valid < 16) {
+      const unsigned lim = (1u << valid) - 1;
+      m_nl &= lim;
+      m_sp &= lim;
+    }
+    if (m_nl != 0) {
+      const unsigned pos = static_cast<unsigned>(__builtin_ctz(m_nl));
+      if ((m_sp & ((1u << pos) - 1)) != 0) *special = true;
+      return i + pos;
+    }
+    if (m_sp != 0) *special = true;
+    i += 16;
+  }
+  return n;
+#else
+  for (; i < n; ++i) {
+    if (p[i] == '\n') return i;
+    if (IsSpecial(p[i])) *special = true;
+  }
+  return n;
+#endif
+}
+
+/// Whether p[0, n) holds a special byte (for the rare paths: cut lines, last line at EOF).
+bool HasSpecial(const char* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (IsSpecial(p[i])) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 LineReader::LineReader(ByteSource* source, size_t max_line)
     : source_(source),
       max_line_(std::max<size_t>(max_line, 1)),
-      buf_(std::max(kBufferSize, max_line_ + 1)) {}
+      capacity_(std::max(kBufferSize, max_line_ + 1)) {
+  buf_.assign(capacity_ + kScanPadding, 0);
+}
 
 bool LineReader::Fill() {
   if (eof_) return false;
   size_t n = 0;
-  Status s = source_->Read(buf_.data() + end_, buf_.size() - end_, &n);
+  Status s = source_->Read(buf_.data() + end_, capacity_ - end_, &n);
   end_ += n;
   bytes_read_ += n;
   if (!s.ok()) {
@@ -51,11 +113,15 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
     const size_t window = std::min(avail, max_line_ + 1);
     char* start = buf_.data() + begin_;
     if (window > scanned_) {
-      const void* nl = std::memchr(start + scanned_, '\n', window - scanned_);
-      if (nl != nullptr) {
-        size_t len = static_cast<const char*>(nl) - start;
+      bool special = false;
+      const size_t off = ScanLine(start + scanned_, window - scanned_, &special);
+      scanned_special_ = scanned_special_ || special;
+      if (off < window - scanned_) {
+        size_t len = scanned_ + off;
         begin_ += len + 1;
         scanned_ = 0;
+        line_plain_ = !scanned_special_;
+        scanned_special_ = false;
         if (len > 0 && start[len - 1] == '\r') --len;
         *line = std::string_view(start, len);
         ++lines_read_;
@@ -66,8 +132,10 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
     if (avail > max_line_) {  // No newline within max_line + 1 bytes: cut the line.
       *line = std::string_view(start, max_line_);
       *truncated = true;
+      line_plain_ = !HasSpecial(start, max_line_);
       begin_ += max_line_;
       scanned_ = 0;
+      scanned_special_ = false;
       skipping_ = true;
       ++lines_read_;
       return true;
@@ -77,7 +145,9 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
       size_t len = avail;
       begin_ = end_;
       scanned_ = 0;
+      scanned_special_ = false;
       if (start[len - 1] == '\r') --len;
+      line_plain_ = !HasSpecial(start, len);
       *line = std::string_view(start, len);
       ++lines_read_;
       return true;

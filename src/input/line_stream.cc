@@ -88,9 +88,13 @@ bool LineStream::Next(Line* line) {
   diag_.bytes = reader_->bytes_read();
   ++diag_.lines;
   if (truncated) ++diag_.truncated_lines;
-  if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
-  if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
-  line->text = StripPrefixes(raw, &line->meta, &scratch_);
+  if (reader_->line_is_plain()) {  // ASCII without NUL or ESC: nothing to check or remove.
+    line->text = StripPrefixesNoAnsi(raw, &line->meta);
+  } else {
+    if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
+    if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
+    line->text = StripPrefixes(raw, &line->meta, &scratch_);
+  }
   line->number = reader_->lines_read();
   line->source = source_index_;
   line->truncated = truncated;

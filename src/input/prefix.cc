@@ -14,6 +14,20 @@ constexpr size_t kMaxRankDigits = 7;
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+/// Characters of a docker compose service name: letters, digits, '_', '.', '-'.
+struct ComposeNameTable {
+  bool is_name[256] = {};
+  constexpr ComposeNameTable() {
+    for (int c = 0; c < 256; ++c) {
+      is_name[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '_' || c == '.' || c == '-';
+    }
+  }
+};
+constexpr ComposeNameTable kComposeName;
+
+bool IsComposeNameChar(char c) { return kComposeName.is_name[static_cast<unsigned char>(c)]; }
+
 /// Copies `raw` into *out without ANSI escape sequences (CSI `ESC [ params final`, OSC
 /// `ESC ] ... BEL|ESC \`, and two-byte `ESC X` / charset selections). Unterminated sequences are
 /// dropped up to the end of the line.
@@ -172,10 +186,7 @@ bool HasReplicaIndex(std::string_view name) {
 /// replica index, which keeps NCCL's own tables (`ReduceScatter |        0 ...`) intact.
 size_t MatchCompose(std::string_view s, LineMeta* meta) {
   size_t k = 0;
-  while (k < s.size() &&
-         (IsAlpha(s[k]) || IsDigit(s[k]) || s[k] == '_' || s[k] == '.' || s[k] == '-')) {
-    ++k;
-  }
+  while (k < s.size() && IsComposeNameChar(s[k])) ++k;
   if (k == 0 || k >= s.size() || s[k] != ' ') return 0;
   const size_t name_end = k;
   while (k < s.size() && s[k] == ' ') ++k;
@@ -249,6 +260,20 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
 
 }  // namespace
 
+namespace {
+
+/// Strips the stacked prefixes of an ESC-free line.
+std::string_view StripAll(std::string_view s, LineMeta* meta) {
+  for (int i = 0; i < kMaxPrefixes; ++i) {
+    const size_t n = MatchOne(s, meta);
+    if (n == 0) break;
+    s.remove_prefix(n);
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch) {
   *meta = LineMeta{};
   std::string_view s = raw;
@@ -257,12 +282,12 @@ std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string
     s = *scratch;
     meta->had_ansi = true;
   }
-  for (int i = 0; i < kMaxPrefixes; ++i) {
-    const size_t n = MatchOne(s, meta);
-    if (n == 0) break;
-    s.remove_prefix(n);
-  }
-  return s;
+  return StripAll(s, meta);
+}
+
+std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta) {
+  *meta = LineMeta{};
+  return StripAll(raw, meta);
 }
 
 }  // namespace ncclscope

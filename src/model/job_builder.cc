@@ -380,7 +380,9 @@ void JobBuilder::Add(const Event& event) {
   if (!ctx.host.empty()) {
     proc = FindOrAddProcess(job_, state_.get(), ctx);
     Process& p = job_->processes[proc];
-    p.sources.insert(ctx.source);
+    // The set insert (a tree search) only when the source changes: last_line.source is set right
+    // after each insert, so an unchanged source is already in the set.
+    if (p.sources.empty() || p.last_line.source != ctx.source) p.sources.insert(ctx.source);
     p.last_line.source = ctx.source;
     p.last_line.line = ctx.line;
     p.last_line.text.assign(ctx.text);
@@ -401,13 +403,27 @@ bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_
   return false;
 }
 
-void JobBuilder::Finish(const BuildOptions& options) {
-  for (size_t i = 0; i < state_->events_by_index.size(); ++i) {
-    if (state_->events_by_index[i] == 0) continue;
-    job_->stats.events_by_type[std::string(EventTypeName(EventOfIndex(i)))] =
-        state_->events_by_index[i];
+namespace {
+
+/// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
+void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  for (size_t i = 0; i < state->events_by_index.size(); ++i) {
+    if (state->events_by_index[i] == 0) continue;
+    job->stats.events_by_type[std::string(EventTypeName(EventOfIndex(i)))] =
+        state->events_by_index[i];
   }
-  FinishJob(job_, state_.get(), options);
+  FinishJob(job, state, options);
+}
+
+}  // namespace
+
+void JobBuilder::Finish(const BuildOptions& options) { FinishInto(job_, state_.get(), options); }
+
+Job JobBuilder::Snapshot(const BuildOptions& options) const {
+  Job job = *job_;
+  State state = *state_;
+  FinishInto(&job, &state, options);
+  return job;
 }
 
 }  // namespace ncclscope

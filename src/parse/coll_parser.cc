@@ -22,16 +22,26 @@ void ReadCollFields(TextCursor* c, Collective* coll) {
       continue;
     }
     std::string_view value = c->ReadToken();
-    if (key == "count") {
-      ParseWhole(value, &coll->count);
-    } else if (key == "datatype") {
-      ParseWhole(value, &coll->datatype);
-    } else if (key == "op") {
-      ParseWhole(value, &coll->red_op);
-    } else if (key == "root") {
-      ParseWhole(value, &coll->root);
-    } else if (key == "comm") {
-      coll->comm = value;
+    // Dispatch on the key's length first: one comparison per pair instead of a chain.
+    switch (key.size()) {
+      case 2:
+        if (Equals(key, "op")) ParseWhole(value, &coll->red_op);
+        break;
+      case 4:
+        if (Equals(key, "root")) {
+          ParseWhole(value, &coll->root);
+        } else if (Equals(key, "comm")) {
+          coll->comm = value;
+        }
+        break;
+      case 5:
+        if (Equals(key, "count")) ParseWhole(value, &coll->count);
+        break;
+      case 8:
+        if (Equals(key, "datatype")) ParseWhole(value, &coll->datatype);
+        break;
+      default:
+        break;
     }
   }
 }

@@ -47,13 +47,18 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
     c.Skip(close + 2);
   }
   // host:pid:tid — host has no ':' or blank.
+  // One pass: the first ':' within 256 bytes, with no blank before it.
   std::string_view rest = c.rest();
-  size_t colon = rest.find(':');
-  if (colon == 0 || colon == std::string_view::npos || colon > 255) return false;
-  std::string_view host = rest.substr(0, colon);
-  if (host.find(' ') != std::string_view::npos || host.find('\t') != std::string_view::npos) {
-    return false;
+  const size_t limit = rest.size() < 256 ? rest.size() : 256;
+  size_t colon = 0;
+  while (colon < limit) {
+    const char ch = rest[colon];
+    if (ch == ':') break;
+    if (ch == ' ' || ch == '\t') return false;
+    ++colon;
   }
+  if (colon == 0 || colon == limit) return false;
+  std::string_view host = rest.substr(0, colon);
   c.Skip(colon + 1);
   uint32_t pid = 0, tid = 0;
   if (!IsDigit(c.Peek()) || !c.ReadInt(&pid) || !c.Eat(':')) return false;

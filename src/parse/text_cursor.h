@@ -7,13 +7,25 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string_view>
 
 namespace ncclscope::parse_internal {
 
-/// True if `s` begins with `prefix`.
+/// True if `s` begins with `prefix`. (memcmp for equality only: the compiler expands it inline
+/// for literal prefixes, where string_view::compare would call the library.)
 inline bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+  return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+}
+/// StartsWith for a string literal: the length is a constant, so memcmp is expanded inline.
+template <size_t N>
+inline bool StartsWith(std::string_view s, const char (&prefix)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data(), prefix, N - 1) == 0;
+}
+/// True if `s` equals `lit` (see StartsWith).
+inline bool Equals(std::string_view s, std::string_view lit) {
+  return s.size() == lit.size() && std::memcmp(s.data(), lit.data(), lit.size()) == 0;
 }
 /// True if `s` ends with `suffix`.
 inline bool EndsWith(std::string_view s, std::string_view suffix) {
@@ -31,10 +43,31 @@ inline std::string_view Trim(std::string_view s) {
   return s;
 }
 
-/// Parses all of `s` as an integer of type T; false if `s` is not exactly one number.
+/// Length of the run of ASCII digits at the start of p[0, n).
+inline size_t DigitRun(const char* p, size_t n) {
+  size_t k = 0;
+  while (k < n && IsDigit(p[k])) ++k;
+  return k;
+}
+
+/// Value of `n` ASCII digits that cannot overflow T (n <= digits10 of T).
+template <typename T>
+T DigitsValue(const char* p, size_t n) {
+  T v = 0;
+  for (size_t k = 0; k < n; ++k) v = static_cast<T>(v * 10 + (p[k] - '0'));
+  return v;
+}
+
+/// Parses all of `s` as an integer of type T; false if `s` is not exactly one number. Same
+/// result as std::from_chars; short decimal runs take a loop that cannot overflow.
 template <typename T>
 bool ParseWhole(std::string_view s, T* out, int base = 10) {
   if (s.empty()) return false;
+  if (base == 10 && s.size() <= static_cast<size_t>(std::numeric_limits<T>::digits10) &&
+      DigitRun(s.data(), s.size()) == s.size()) {
+    *out = DigitsValue<T>(s.data(), s.size());
+    return true;
+  }
   const char* end = s.data() + s.size();
   auto r = std::from_chars(s.data(), end, *out, base);
   return r.ec == std::errc() && r.ptr == end;
@@ -65,6 +98,13 @@ class TextCursor {
     s_.remove_prefix(lit.size());
     return true;
   }
+  /// Consumes the string literal `lit` if the text starts with it (inline constant memcmp).
+  template <size_t N>
+  bool Eat(const char (&lit)[N]) {
+    if (s_.size() < N - 1 || std::memcmp(s_.data(), lit, N - 1) != 0) return false;
+    s_.remove_prefix(N - 1);
+    return true;
+  }
   /// Consumes one character `c` if next.
   bool Eat(char c) {
     if (s_.empty() || s_.front() != c) return false;
@@ -72,9 +112,15 @@ class TextCursor {
     return true;
   }
 
-  /// Reads a (possibly negative) decimal integer.
+  /// Reads a (possibly negative) decimal integer (as std::from_chars would).
   template <typename T>
   bool ReadInt(T* out) {
+    const size_t k = DigitRun(s_.data(), s_.size());
+    if (k > 0 && k <= static_cast<size_t>(std::numeric_limits<T>::digits10)) {
+      *out = DigitsValue<T>(s_.data(), k);
+      s_.remove_prefix(k);
+      return true;
+    }
     auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, 10);
     if (r.ec != std::errc()) return false;
     s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
@@ -99,8 +145,15 @@ class TextCursor {
     s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
     return true;
   }
-  /// Reads up to (not including) the next space or the end; empty if at a space.
-  std::string_view ReadToken() { return ReadUntil(' '); }
+  /// Reads up to (not including) the next space or the end; empty if at a space. Tokens are
+  /// short, so a plain loop beats a memchr call.
+  std::string_view ReadToken() {
+    size_t p = 0;
+    while (p < s_.size() && s_[p] != ' ') ++p;
+    std::string_view t = s_.substr(0, p);
+    s_.remove_prefix(p);
+    return t;
+  }
   /// Reads up to (not including) the first `c`, or everything if there is none.
   std::string_view ReadUntil(char c) {
     size_t p = s_.find(c);

@@ -100,7 +100,9 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
     std::string owner;
     if (!owners[i].hosts.empty()) {
       owner = owners[i].hosts.size() == 1 ? " — host " : " — hosts ";
-      for (size_t h = 0; h < owners[i].hosts.size(); ++h) {
+      // Few hosts are named; many are counted, so the header stays one short line.
+      if (owners[i].hosts.size() > 4) owner = " — " + std::to_string(owners[i].hosts.size()) + " hosts";
+      for (size_t h = 0; h < owners[i].hosts.size() && owners[i].hosts.size() <= 4; ++h) {
         owner += (h ? ", " : "") + owners[i].hosts[h];
       }
       if (!owners[i].ranks.empty()) {

@@ -102,19 +102,19 @@ inline ReportCase SmallCase() {
   err.title = "Inter-node traffic falls back to TCP sockets";
   err.message = "6 links between node-0 and node-1 use NET/Socket";
   err.fix = "set NCCL_IB_HCA or install the IB plugin";
-  err.evidence = {Evidence{0, 12, std::string(kHostileText)}, Evidence{0, 13, "second line"}};
+  err.evidence = {Evidence{0, 12, std::string(kHostileText), {}}, Evidence{0, 13, "second line", {}}};
   Finding warn;
   warn.rule = "slow-init";
   warn.severity = Severity::kWarning;
   warn.title = "Init took 42 s";
   warn.message = "rank 3 took 42 s";
-  warn.evidence = {Evidence{0, 40, "NCCL INFO Init COMPLETE"}};
+  warn.evidence = {Evidence{0, 40, "NCCL INFO Init COMPLETE", {}}};
   Finding info;
   info.rule = "nccl-version";
   info.severity = Severity::kInfo;
   info.title = "NCCL 2.21.5";
   info.message = "all ranks run NCCL 2.21.5";
-  info.evidence = {Evidence{0, 1, "NCCL version 2.21.5"}};
+  info.evidence = {Evidence{0, 1, "NCCL version 2.21.5", {}}};
   c.findings = {err, warn, info};
   return c;
 }

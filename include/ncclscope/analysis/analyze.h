@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ncclscope/analysis/condensed.h"
+#include "ncclscope/analysis/progress.h"
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -24,6 +25,9 @@ struct AnalyzeOptions {
   /// Threads that condense several inputs in parallel (0 = hardware concurrency). With 1, or a
   /// single input, inputs are streamed straight into the model.
   unsigned jobs = 0;
+  /// Optional: reading progress per input (progress bar). Only the streaming path (one input, or
+  /// --jobs 1) reports progress.
+  ProgressHook progress;
 };
 
 struct AnalysisResult {

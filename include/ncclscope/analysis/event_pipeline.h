@@ -6,10 +6,11 @@
 
 #include <functional>
 #include <map>
-#include <string>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "ncclscope/analysis/progress.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -31,6 +32,9 @@ class EventPipeline {
   void Run(std::unique_ptr<ByteSource> bytes, const InputPath& input, const EventSink& sink,
            std::vector<InputProblem>* problems);
 
+  /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
+  void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
+
  private:
   uint32_t SourceFor(uint32_t input_source, std::string_view pod);
 
@@ -40,6 +44,7 @@ class EventPipeline {
   uint32_t last_input_ = 0;
   std::string last_pod_;  ///< Cache: consecutive lines usually come from the same pod.
   uint32_t last_pod_source_ = 0;
+  ProgressHook progress_;
 };
 
 }  // namespace ncclscope

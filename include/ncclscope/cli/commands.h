@@ -19,6 +19,11 @@ int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, Anal
                    std::ostream& out, std::ostream& err);
 
 int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `analyze --follow`: live findings, then the full report at end of input or Ctrl-C.
+int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// The exit code of an analysis (README "Exit codes"); prints the no-NCCL hint unless quiet.
+int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
+                    std::ostream& err);
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);

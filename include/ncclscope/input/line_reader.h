@@ -1,6 +1,8 @@
-// LineReader: splits a ByteSource into lines with memchr over a fixed buffer, without a heap
-// allocation per line. Handles CRLF, a last line without newline, and over-long lines (cut at
-// max_line bytes, the rest of the physical line skipped and reported as truncated).
+// LineReader: splits a ByteSource into lines over a fixed buffer, without a heap allocation per
+// line. Handles CRLF, a last line without newline, and over-long lines (cut at max_line bytes, the
+// rest of the physical line skipped and reported as truncated). The newline search (SSE2 where
+// available) also notes whether a line holds any byte that needs a closer look (NUL, ESC or a
+// byte >= 0x80), so that clean ASCII lines skip the later per-line checks.
 //
 // Lifetime: the view returned by Next() is valid until the next call to Next().
 #ifndef NCCLSCOPE_INPUT_LINE_READER_H_
@@ -28,6 +30,10 @@ class LineReader {
   /// the physical line was longer than max_line.
   bool Next(std::string_view* line, bool* truncated);
 
+  /// True if the line last returned by Next() is plain: no NUL, no ESC and no byte >= 0x80.
+  /// False means "maybe not" (the caller then checks the line itself).
+  bool line_is_plain() const { return line_plain_; }
+
   /// Non-ok if reading stopped because the source was damaged.
   const Status& status() const { return status_; }
   uint64_t bytes_read() const { return bytes_read_; }
@@ -41,12 +47,18 @@ class LineReader {
 
   ByteSource* source_;
   size_t max_line_;
-  std::vector<char> buf_;
+  /// Bytes after the data area the scanner may read (never interpreted): whole 16-byte blocks.
+  static constexpr size_t kScanPadding = 16;
+
+  std::vector<char> buf_;  // data area (capacity_) followed by kScanPadding zero bytes
+  size_t capacity_;
   size_t begin_ = 0;    // start of unconsumed data
   size_t end_ = 0;      // end of valid data
   size_t scanned_ = 0;  // bytes after begin_ already known to hold no '\n'
   bool eof_ = false;
-  bool skipping_ = false;  // the rest of an over-long line is still to be discarded
+  bool skipping_ = false;         // the rest of an over-long line is still to be discarded
+  bool scanned_special_ = false;  // the scanned_ bytes hold NUL, ESC or a byte >= 0x80
+  bool line_plain_ = false;
   Status status_;
   uint64_t bytes_read_ = 0;
   uint64_t lines_read_ = 0;

@@ -18,6 +18,10 @@ namespace ncclscope {
 /// and meta views point into `raw`.
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch);
 
+/// StripPrefixes for a line known to hold no ESC byte (LineReader::line_is_plain): skips the
+/// ANSI search; the result and meta views point into `raw`.
+std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta);
+
 }  // namespace ncclscope
 
 #endif  // NCCLSCOPE_INPUT_PREFIX_H_

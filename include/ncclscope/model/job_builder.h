@@ -49,6 +49,10 @@ class JobBuilder {
   bool AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count);
   /// Groups hosts, resolves paths, classifies links. Call once, after the last Add.
   void Finish(const BuildOptions& options);
+  /// The job as Finish would leave it if the input ended now: copies the job and the builder
+  /// state and finishes the copy. This builder keeps accumulating (live analysis, --follow).
+  /// Costs a copy of the model, so call it sparingly (about once a second).
+  Job Snapshot(const BuildOptions& options) const;
 
   /// Internal state; defined in src/model/builder_state.h only.
   struct State;
