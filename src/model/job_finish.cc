@@ -76,6 +76,51 @@ std::string NormalizeBusId(std::string bus) {
 
 bool IsNvlinkEntry(std::string_view entry) { return entry.starts_with("NV"); }
 
+/// Path between the link's two GPUs from the GRAPH path lines of the log (by PCI bus id).
+P2pPath GraphPathLookup(const Job& job, const JobBuilder::State& st, const Link& l,
+                        std::string* evidence) {
+  if (l.reporter < 0) return P2pPath::kUnknown;
+  const Process& reporter = job.processes[l.reporter];
+  const CommRank* a = RankOf(job, l, l.src);
+  const CommRank* b = RankOf(job, l, l.dst);
+  auto host_it = st.graph_paths.find(reporter.hostname);
+  std::string bus_a = a ? a->bus_id : "", bus_b = b ? b->bus_id : "";
+  // 2.5-2.18 connection lines carry the bus id in brackets.
+  if (bus_a.empty() && l.src_dev.size() > 2) bus_a = l.src_dev;
+  if (bus_b.empty() && l.dst_dev.size() > 2) bus_b = l.dst_dev;
+  if (host_it == st.graph_paths.end() || bus_a.empty() || bus_b.empty()) return P2pPath::kUnknown;
+  // Not std::minmax: it returns references to the temporaries.
+  std::string na = NormalizeBusId(bus_a), nb = NormalizeBusId(bus_b);
+  if (nb < na) std::swap(na, nb);
+  auto pit = host_it->second.find({na, nb});
+  if (pit == host_it->second.end()) return P2pPath::kUnknown;
+  const std::string& v = pit->second;
+  *evidence = "GRAPH path GPU " + bus_a + " -> GPU " + bus_b + " (" + v + ")";
+  return v.ends_with("/NVL") || v.ends_with("/NVB") ? P2pPath::kNvlink : P2pPath::kPcie;
+}
+
+/// Path between the link's two GPUs from the `nvidia-smi topo -m` matrix (by NVML index).
+P2pPath TopoLookup(const Job& job, const BuildOptions& options, const Link& l,
+                   std::string* evidence) {
+  if (!options.topo) return P2pPath::kUnknown;
+  const CommRank* a = RankOf(job, l, l.src);
+  const CommRank* b = RankOf(job, l, l.dst);
+  int ga = a && a->nvml_dev >= 0 ? a->nvml_dev : -1;
+  int gb = b && b->nvml_dev >= 0 ? b->nvml_dev : -1;
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 3 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (ga < 0 && digits(l.src_dev)) ga = std::stoi(l.src_dev);
+  if (gb < 0 && digits(l.dst_dev)) gb = std::stoi(l.dst_dev);
+  if (ga < 0 || gb < 0 || ga == gb) return P2pPath::kUnknown;
+  auto it = options.topo->pairs.find(std::minmax(ga, gb));
+  if (it == options.topo->pairs.end()) return P2pPath::kUnknown;
+  *evidence = options.topo->name + ": GPU" + std::to_string(ga) + " <-> GPU" +
+              std::to_string(gb) + " " + it->second;
+  return IsNvlinkEntry(it->second) ? P2pPath::kNvlink : P2pPath::kPcie;
+}
+
 void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOptions& options,
                     Link* l) {
   if (l->mode == "MNNVL") {
@@ -83,65 +128,36 @@ void ResolveP2pPath(const Job& job, const JobBuilder::State& st, const BuildOpti
     l->path_evidence = "P2P/MNNVL (multi-node NVLink)";
     return;
   }
-  const Process* reporter = l->reporter >= 0 ? &job.processes[l->reporter] : nullptr;
-  if (reporter) {
-    auto it = reporter->env.find("NCCL_P2P_LEVEL");
-    if (it != reporter->env.end() && it->second.value == "NVL") {
+  if (l->reporter >= 0) {
+    const Process& reporter = job.processes[l->reporter];
+    auto it = reporter.env.find("NCCL_P2P_LEVEL");
+    if (it != reporter.env.end() && it->second.value == "NVL") {
       l->path = P2pPath::kNvlink;
       l->path_evidence = "NCCL_P2P_LEVEL=NVL allows P2P only over NVLink";
       return;
     }
   }
-  const CommRank* a = RankOf(job, *l, l->src);
-  const CommRank* b = RankOf(job, *l, l->dst);
-  // 1. GRAPH path lines of the log, by PCI bus id.
-  if (reporter) {
-    auto host_it = st.graph_paths.find(reporter->hostname);
-    std::string bus_a = a ? a->bus_id : "", bus_b = b ? b->bus_id : "";
-    // 2.5-2.18 connection lines carry the bus id in brackets.
-    if (bus_a.empty() && l->src_dev.size() > 2) bus_a = l->src_dev;
-    if (bus_b.empty() && l->dst_dev.size() > 2) bus_b = l->dst_dev;
-    if (host_it != st.graph_paths.end() && !bus_a.empty() && !bus_b.empty()) {
-      // std::minmax returns references: keep the normalized ids alive in locals.
-      std::string na = NormalizeBusId(bus_a), nb = NormalizeBusId(bus_b);
-      if (nb < na) std::swap(na, nb);
-      auto pit = host_it->second.find({na, nb});
-      if (pit != host_it->second.end()) {
-        const std::string& v = pit->second;
-        bool nvl = v.ends_with("/NVL") || v.ends_with("/NVB");
-        l->path = nvl ? P2pPath::kNvlink : P2pPath::kPcie;
-        l->path_evidence = "GRAPH path GPU " + bus_a + " -> GPU " + bus_b + " (" + v + ")";
-        return;
-      }
-    }
-  }
+  // 1. GRAPH path lines of the log.
+  l->path = GraphPathLookup(job, st, *l, &l->path_evidence);
+  if (l->path != P2pPath::kUnknown) return;
   // 2. The communicator's GRAPH search found an NVLink pattern for intra-node rings.
-  if (l->comm >= 0 && job.comms[l->comm].graph_intra_type == "NVL" && l->intra_node.value_or(false)) {
+  if (l->comm >= 0 && job.comms[l->comm].graph_intra_type == "NVL" &&
+      l->intra_node.value_or(false)) {
     l->path = P2pPath::kNvlink;
     l->path_evidence = "GRAPH Pattern type NVL/" + job.comms[l->comm].graph_inter_type;
     return;
   }
-  // 3. nvidia-smi topo -m given with --topo, by GPU (NVML) index.
-  if (options.topo) {
-    int ga = a && a->nvml_dev >= 0 ? a->nvml_dev : -1;
-    int gb = b && b->nvml_dev >= 0 ? b->nvml_dev : -1;
-    auto digits = [](const std::string& s) {
-      return !s.empty() && s.size() <= 3 &&
-             std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (ga < 0 && digits(l->src_dev)) ga = std::stoi(l->src_dev);
-    if (gb < 0 && digits(l->dst_dev)) gb = std::stoi(l->dst_dev);
-    if (ga >= 0 && gb >= 0 && ga != gb) {
-      auto it = options.topo->pairs.find(std::minmax(ga, gb));
-      if (it != options.topo->pairs.end()) {
-        l->path = IsNvlinkEntry(it->second) ? P2pPath::kNvlink : P2pPath::kPcie;
-        l->path_evidence = options.topo->name + ": GPU" + std::to_string(ga) + " <-> GPU" +
-                           std::to_string(gb) + " " + it->second;
-        return;
-      }
-    }
-  }
-  l->path = P2pPath::kUnknown;
+  // 3. nvidia-smi topo -m given with --topo.
+  l->path = TopoLookup(job, options, *l, &l->path_evidence);
+}
+
+/// For SHM and network links inside one physical host: what the hardware would have offered.
+void ResolveHardwarePath(const Job& job, const JobBuilder::State& st, const BuildOptions& options,
+                         Link* l) {
+  if (!l->same_physical_host.value_or(false)) return;
+  l->hardware_path = GraphPathLookup(job, st, *l, &l->path_evidence);
+  if (l->hardware_path == P2pPath::kUnknown)
+    l->hardware_path = TopoLookup(job, options, *l, &l->path_evidence);
 }
 
 }  // namespace
@@ -161,6 +177,9 @@ void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options) {
     if (l.path != P2pPath::kNotApplicable) {
       ResolveP2pPath(*job, *st, options, &l);
       if (l.path == P2pPath::kNvlink) l.cls = TransportClass::kNVL;
+      l.hardware_path = l.path;
+    } else if (l.cls == TransportClass::kSHM || IsNetClass(l.cls)) {
+      ResolveHardwarePath(*job, *st, options, &l);
     }
   }
 }

@@ -143,6 +143,9 @@ json JsonLink(const Job& job, const Link& l) {
          {"transport", TransportClassName(l.cls)},
          {"path", l.path == P2pPath::kNotApplicable ? json(nullptr) : json(PathName(l.path))},
          {"path_evidence", l.path_evidence.empty() ? json(nullptr) : json(l.path_evidence)},
+         {"hardware_path", l.hardware_path == P2pPath::kNotApplicable
+                               ? json(nullptr)
+                               : json(PathName(l.hardware_path))},
          {"gdrdma", l.gdrdma},
          {"shared", l.shared},
          {"read", l.read},

@@ -80,7 +80,11 @@ class IntraNodeNetRule : public BasicRule {
                        std::to_string(c.nranks) + " ranks";
         }
       }
-      f.message += Cause(job) + ".";
+      f.message += Cause(job);
+      f.message += NvlinkWastedNote(job, [](const Link& l) {
+        return IsNetClass(l.cls) && l.same_physical_host.value_or(false);
+      });
+      f.message += ".";
       out->push_back(std::move(f));
       return;
     }

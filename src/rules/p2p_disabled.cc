@@ -60,14 +60,18 @@ class P2pDisabledRule : public BasicRule {
     for (const WarnRecord* w : records) AddWarnRecord(job, *w, &f);
     if (env.empty() && shm_per_comm.empty() && net_per_comm.empty() && records.empty()) return;
     std::vector<std::string> parts;
-    for (const auto& [comm, n] : shm_per_comm) {
-      parts.push_back(std::to_string(n) + " intra-node links of comm " + CommName(job, comm) +
-                      " use SHM");
-    }
-    for (const auto& [comm, n] : net_per_comm) {
-      parts.push_back(std::to_string(n) + " intra-node links of comm " + CommName(job, comm) +
-                      " use the network");
-    }
+    // Counted over all communicators, so a job with many sub-communicators stays one line.
+    auto summarize = [&](const auto& per_comm, const char* what) {
+      if (per_comm.empty()) return;
+      size_t n = 0;
+      for (const auto& [comm, k] : per_comm) n += k;
+      std::string where = per_comm.size() == 1
+                              ? "comm " + CommName(job, per_comm.begin()->first)
+                              : std::to_string(per_comm.size()) + " communicators";
+      parts.push_back(std::to_string(n) + " intra-node links in " + where + " use " + what);
+    };
+    summarize(shm_per_comm, "SHM");
+    summarize(net_per_comm, "the network");
     if (!records.empty()) parts.push_back("NCCL: \"" + records.front()->message + "\"");
     f.message = parts.empty() ? std::string("P2P is disabled by the environment")
                               : JoinStrings(parts, "; ");
@@ -78,6 +82,10 @@ class P2pDisabledRule : public BasicRule {
           "; P2P is not disabled by an NCCL setting, so NCCL found P2P unusable "
           "(separate containers without hostIPC, virtualisation, or no P2P path)";
     }
+    f.message += NvlinkWastedNote(job, [](const Link& l) {
+      return l.intra_node.value_or(false) &&
+             (l.cls == TransportClass::kSHM || IsNetClass(l.cls));
+    });
     f.message += ".";
     out->push_back(std::move(f));
   }

@@ -170,4 +170,17 @@ size_t ProcessCount(const std::vector<const WarnRecord*>& records) {
   return p.size();
 }
 
+std::string NvlinkWastedNote(const Job& job, bool (*selected)(const Link&)) {
+  int n = 0;
+  const Link* first = nullptr;
+  for (const Link& l : job.links) {
+    if (!selected(l) || l.hardware_path != P2pPath::kNvlink) continue;
+    if (!first) first = &l;
+    ++n;
+  }
+  if (!first) return "";
+  return "; " + std::to_string(n) + " of these links join GPUs that have NVLink (" +
+         first->path_evidence + ")";
+}
+
 }  // namespace ncclscope::rules_internal

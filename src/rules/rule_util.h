@@ -95,6 +95,10 @@ uint64_t TotalCount(const std::vector<const WarnRecord*>& records);
 /// Number of distinct processes of the records.
 size_t ProcessCount(const std::vector<const WarnRecord*>& records);
 
+/// "; N of these links join GPUs that have NVLink (evidence)" for SHM/NET links whose GPUs the
+/// GRAPH lines or --topo show to be NVLink-connected; empty when none are known to be.
+std::string NvlinkWastedNote(const Job& job, bool (*selected)(const Link&));
+
 }  // namespace ncclscope::rules_internal
 
 #endif  // NCCLSCOPE_SRC_RULES_RULE_UTIL_H_

@@ -167,6 +167,19 @@ TEST(Cli, TopoOptionMakesDefaultLogAllNvl) {
   for (const auto& l : j["links"]) EXPECT_EQ(l["transport"], "NVL");
 }
 
+TEST(Cli, TopoLetsP2pDisabledSayTheGpusHaveNvlink) {
+  auto r = RunTool("--format json --topo " + Corpus("topo/h200x4-topo-m.txt") + " " +
+                   Corpus("h200x4/p2p_disable.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  bool said = false;
+  for (const auto& f : j["findings"]) {
+    if (f["rule"] == "p2p-disabled")
+      said = f["message"].get<std::string>().find("have NVLink") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}
+
 TEST(Cli, BadTopoFileIsAUsageError) {
   EXPECT_EQ(RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code, 2);
 }

@@ -176,6 +176,21 @@ TEST(JobBuilder, EveryViaLineBecomesPartOfALink) {
   }
 }
 
+TEST(JobBuilder, ShmLinksBetweenNvlinkGpusShowTheWastedNvlinkWithTopo) {
+  auto r = AnalyzeCorpus("corpus/h200x4/p2p_disable.log", "corpus/topo/h200x4-topo-m.txt");
+  ASSERT_FALSE(r.job.links.empty());
+  for (const auto& l : r.job.links) {
+    EXPECT_EQ(l.cls, TransportClass::kSHM);
+    EXPECT_EQ(l.hardware_path, P2pPath::kNvlink) << l.raw;
+    EXPECT_NE(l.path_evidence.find("NV18"), std::string::npos);
+  }
+}
+
+TEST(JobBuilder, ShmLinksWithoutTopoHaveNoHardwarePathClaim) {
+  auto r = AnalyzeCorpus("corpus/h200x4/p2p_disable.log");
+  for (const auto& l : r.job.links) EXPECT_EQ(l.hardware_path, P2pPath::kUnknown);
+}
+
 TEST(LinkSummary, BottleneckIsTheSlowestClassOnRings) {
   auto r = AnalyzeCorpus("corpus/h200x4/two_nodes.log");
   auto sums = SummarizeLinks(r.job);

@@ -162,6 +162,9 @@ struct Link {
   TransportClass cls = TransportClass::kUnknown;
   P2pPath path = P2pPath::kNotApplicable;
   std::string path_evidence;  ///< Why NVL/PCIe: "GRAPH path (2/370.8/NVL)", "--topo NV18", ...
+  /// What connects the two GPUs in hardware, also for SHM/NET links within one physical host
+  /// (from GRAPH path lines or --topo): an SHM link with kNvlink here wastes NVLink.
+  P2pPath hardware_path = P2pPath::kNotApplicable;
   std::string mode;   ///< P2P/SHM mode ("CUMEM", "IPC", "direct/direct", ...)
   std::string net;    ///< NET name ("Socket", "IB", "AWS Libfabric")
   int net_dev = -1, proxy_rank = -1, via_rank = -1;
