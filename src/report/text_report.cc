@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/rank_ranges.h"
@@ -120,8 +121,17 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
   for (const auto& p : in.problems)
     out << fmt::format("  {}input problem{}: {}: {}\n", pal.red(), pal.reset(), p.path, p.message);
   const size_t max_hosts = 16;
-  for (size_t h = 0; h < job.hosts.size() && h < max_hosts; ++h) {
-    const Host& host = job.hosts[h];
+  // Hosts in rank order (their lowest global rank), not in order of first appearance.
+  std::vector<std::pair<unsigned, size_t>> host_order;
+  for (size_t h = 0; h < job.hosts.size(); ++h) {
+    unsigned low = static_cast<unsigned>(-1);
+    for (int pi : job.hosts[h].processes)
+      low = std::min(low, static_cast<unsigned>(job.processes[pi].global_rank));
+    host_order.emplace_back(low, h);
+  }
+  std::sort(host_order.begin(), host_order.end());
+  for (size_t k = 0; k < host_order.size() && k < max_hosts; ++k) {
+    const Host& host = job.hosts[host_order[k].second];
     std::vector<int> ranks, gpus;
     for (int pi : host.processes) {
       const Process& p = job.processes[pi];
@@ -189,8 +199,15 @@ void WriteHostMatrix(const Job& job, const CommLinkSummary& s, const Palette& pa
     if (!fresh && TransportClassSpeedRank(l.cls) < TransportClassSpeedRank(it->second))
       it->second = l.cls;
   }
-  if (hosts.empty() || hosts.size() > 32) {
-    out << fmt::format("    ({} hosts: matrix omitted; see --format json)\n", hosts.size());
+  if (hosts.empty()) return;
+  if (hosts.size() > 32) {
+    // Too many hosts for a matrix: count host pairs by their slowest class instead.
+    std::map<TransportClass, int> within, between;
+    for (const auto& [pair, cls] : cell) ++(pair.first == pair.second ? within : between)[cls];
+    out << fmt::format("    {} hosts; within a host (slowest class per host): {}\n", hosts.size(),
+                       ClassCounts(within, pal));
+    out << fmt::format("    between hosts (slowest class per connected host pair): {}\n",
+                       ClassCounts(between, pal));
     return;
   }
   out << "    hosts (slowest class between each pair; diagonal = within the host):\n";
@@ -223,7 +240,7 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
   out << fmt::format("\n{}Communicators{}\n", pal.bold(), pal.reset());
   if (job.comms.empty()) out << "  none found (no Init lines in the input)\n";
   bool any_unknown_path = false;
-  auto write_summary = [&](const CommLinkSummary& s, int nranks) {
+  auto write_summary = [&](const CommLinkSummary& s, int nranks, std::ostream& out) {
     out << fmt::format("    links: {} ({} intra-node, {} inter-node{})  {}\n", s.links, s.intra,
                        s.inter,
                        s.unknown_locality ? fmt::format(", {} unknown", s.unknown_locality) : "",
@@ -246,33 +263,60 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
       WriteHostMatrix(job, s, pal, out);
     }
   };
-  const size_t max_comms = 24;
-  size_t shown = 0;
+  // Each communicator renders to a header and a body; communicators with the same shape
+  // (same header apart from the id, same links and matrix) are shown once with a count, so a job
+  // with a hundred identical TP groups stays short.
+  struct Block {
+    std::string header_rest;  // header after the id
+    std::string body;
+    std::vector<std::string> ids;
+  };
+  std::vector<Block> blocks;
+  std::map<std::string, size_t> block_of;
   for (size_t i = 0; i < job.comms.size(); ++i) {
     const Communicator& c = job.comms[i];
-    if (shown++ == max_comms) {
-      out << fmt::format("  ... and {} more communicators (see --format json)\n",
-                         job.comms.size() - max_comms);
-      break;
-    }
     int complete = 0;
     for (const auto& [r, cr] : c.ranks) complete += cr.completed ? 1 : 0;
     std::string state = complete == c.nranks && static_cast<int>(c.ranks.size()) == c.nranks
                             ? std::string(pal.green()) + "init complete" + std::string(pal.reset())
                             : fmt::format("{}{}/{} ranks seen, {} complete{}", pal.yellow(),
                                           c.ranks.size(), c.nranks, complete, pal.reset());
-    out << fmt::format("  {}{}{}  {} ranks{}{}, {}{}{}\n", pal.bold(), c.id, pal.reset(), c.nranks,
-                       c.nnodes >= 0 ? fmt::format(", {} node{}", c.nnodes, c.nnodes == 1 ? "" : "s")
-                                     : "",
-                       c.local_ranks >= 0 ? fmt::format(", {} local", c.local_ranks) : "", state,
-                       c.nchannels >= 0 ? fmt::format(", {} channels", c.nchannels) : "",
-                       c.parent_id.empty() ? "" : ", split of " + c.parent_id);
+    std::string rest = fmt::format(
+        "  {} ranks{}{}, {}{}{}\n", c.nranks,
+        c.nnodes >= 0 ? fmt::format(", {} node{}", c.nnodes, c.nnodes == 1 ? "" : "s") : "",
+        c.local_ranks >= 0 ? fmt::format(", {} local", c.local_ranks) : "", state,
+        c.nchannels >= 0 ? fmt::format(", {} channels", c.nchannels) : "",
+        c.parent_id.empty() ? "" : ", split of " + c.parent_id);
+    std::ostringstream body;
     auto it = by_comm.find(static_cast<int>(i));
     if (it == by_comm.end()) {
-      out << "    no connection lines\n";
-      continue;
+      body << "    no connection lines\n";
+    } else {
+      write_summary(*it->second, c.nranks, body);
     }
-    write_summary(*it->second, c.nranks);
+    std::string key = rest + body.str();
+    auto [bit, fresh] = block_of.emplace(key, blocks.size());
+    if (fresh) blocks.push_back(Block{rest, body.str(), {}});
+    blocks[bit->second].ids.push_back(c.id);
+  }
+  const size_t max_blocks = 24;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (b == max_blocks) {
+      size_t rest = 0;
+      for (size_t k = b; k < blocks.size(); ++k) rest += blocks[k].ids.size();
+      out << fmt::format("  ... and {} more communicators (see --format json)\n", rest);
+      break;
+    }
+    const Block& blk = blocks[b];
+    out << fmt::format("  {}{}{}", pal.bold(), blk.ids.front(), pal.reset()) << blk.header_rest;
+    if (blk.ids.size() > 1) {
+      std::string more;
+      for (size_t k = 1; k < blk.ids.size() && k <= 3; ++k) more += (k > 1 ? ", " : "") + blk.ids[k];
+      if (blk.ids.size() > 4) more += ", ...";
+      out << fmt::format("    and {} more communicator{} of the same shape: {}\n",
+                         blk.ids.size() - 1, blk.ids.size() == 2 ? "" : "s", more);
+    }
+    out << blk.body;
   }
   auto unk = by_comm.find(-1);
   if (unk != by_comm.end()) {
@@ -280,7 +324,7 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
         "  {}(communicator unknown){}: these connection lines come from processes whose init "
         "lines are not in the input, so their communicator cannot be told\n",
         pal.bold(), pal.reset());
-    write_summary(*unk->second, 0);
+    write_summary(*unk->second, 0, out);
   }
   out << "  legend: N NVL  P P2P(PCIe/unknown path)  S SHM  T NET/Socket  I NET/IB  "
          "E NET/Libfabric  O NET/other  C CollNet  . none\n";
