@@ -5,18 +5,6 @@
 #include "ncclscope/report/class_style.h"
 
 namespace ncclscope {
-namespace {
-
-std::string EdgeLabel(const GraphEdge& e, bool by_host) {
-  if (!by_host) return std::string(TransportClassName(e.cls));
-  std::string out;
-  for (const auto& [cls, n] : e.counts)
-    out += fmt::format("{}{} ×{}", out.empty() ? "" : "\n", TransportClassName(cls), n);
-  return out;
-}
-
-}  // namespace
-
 std::string DotQuote(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -60,7 +48,7 @@ void WriteDotGraph(const LinkGraph& g, std::ostream& out) {
     std::string dir = e.forward && e.backward ? "both" : e.forward ? "forward" : "back";
     out << fmt::format("  {} -> {} [color=\"{}\", fontcolor=\"{}\", label=\"{}\", dir={}{}];\n",
                        g.nodes[e.a].id, g.nodes[e.b].id, ClassColor(e.cls), ClassColor(e.cls),
-                       DotQuote(EdgeLabel(e, g.by_host)), dir,
+                       DotQuote(EdgeLabel(e, g.by_host, "×", "\n")), dir,
                        e.bottleneck ? ", penwidth=3.5, style=bold" : ", penwidth=1.2");
   }
   if (!g.classes.empty()) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ncclscope/model/link_summary.h"
+#include "ncclscope/report/job_headline.h"
 #include "ncclscope/report/class_style.h"
 #include "ncclscope/report/html_parts.h"
 #include "ncclscope/report/link_graph.h"
@@ -61,16 +62,11 @@ std::string EvidenceLine(const Job& job, const Evidence& e) {
 
 void WriteSummary(const ReportInput& in, std::ostream& out) {
   const Job& job = in.job;
-  int counts[3] = {0, 0, 0};
-  for (const auto& f : in.findings) ++counts[static_cast<int>(f.severity)];
-  std::set<std::string> nodes;
-  std::set<int> ranks;
-  for (const auto& p : job.processes) {
-    if (!p.node.empty()) nodes.insert(p.node);
-    if (p.global_rank >= 0) ranks.insert(p.global_rank);
-  }
-  std::string versions;
-  for (const auto& v : job.nccl_versions) versions += (versions.empty() ? "" : ", ") + v;
+  const JobHeadline h = MakeJobHeadline(in);
+  const int counts[3] = {h.infos, h.warnings, h.errors};
+  const auto& nodes = h.nodes;
+  const auto& ranks = h.ranks;
+  const std::string& versions = h.versions;
   out << fmt::format("<h1>ncclscope report</h1>\n<p class=\"note\">ncclscope {}</p>\n",
                      NCCLSCOPE_VERSION);
   out << "<div class=\"summary\">";

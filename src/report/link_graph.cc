@@ -167,4 +167,15 @@ LinkGraph BuildLinkGraph(const Job& job, int comm, const LinkGraphLimits& limits
   return g;
 }
 
+std::string EdgeLabel(const GraphEdge& e, bool by_host, std::string_view times,
+                      std::string_view separator) {
+  if (!by_host) return std::string(TransportClassName(e.cls));
+  std::string out;
+  for (const auto& [cls, n] : e.counts) {
+    if (!out.empty()) out += separator;
+    out += std::string(TransportClassName(cls)) + " " + std::string(times) + std::to_string(n);
+  }
+  return out;
+}
+
 }  // namespace ncclscope

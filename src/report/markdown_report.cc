@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ncclscope/model/link_summary.h"
+#include "ncclscope/report/job_headline.h"
 
 namespace ncclscope {
 namespace {
@@ -37,16 +38,11 @@ std::string EvidenceName(const Job& job, const Evidence& e) {
 
 void WriteHeader(const ReportInput& in, std::ostream& out) {
   const Job& job = in.job;
-  int counts[3] = {0, 0, 0};
-  for (const auto& f : in.findings) ++counts[static_cast<int>(f.severity)];
-  std::set<std::string> nodes;
-  std::set<int> ranks;
-  for (const auto& p : job.processes) {
-    if (!p.node.empty()) nodes.insert(p.node);
-    if (p.global_rank >= 0) ranks.insert(p.global_rank);
-  }
-  std::string versions;
-  for (const auto& v : job.nccl_versions) versions += (versions.empty() ? "" : ", ") + v;
+  const JobHeadline h = MakeJobHeadline(in);
+  const int counts[3] = {h.infos, h.warnings, h.errors};
+  const auto& nodes = h.nodes;
+  const auto& ranks = h.ranks;
+  const std::string& versions = h.versions;
   out << "## ncclscope report\n\n";
   out << fmt::format(
       "**{}, {}, {} info** — {}, {}{}, {}, {}, {}, NCCL {}\n\n",

@@ -5,18 +5,6 @@
 #include "ncclscope/report/class_style.h"
 
 namespace ncclscope {
-namespace {
-
-std::string EdgeLabel(const GraphEdge& e, bool by_host) {
-  if (!by_host) return std::string(TransportClassName(e.cls));
-  std::string out;
-  for (const auto& [cls, n] : e.counts)
-    out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", TransportClassName(cls), n);
-  return out;
-}
-
-}  // namespace
-
 std::string MermaidQuote(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -68,7 +56,7 @@ void WriteMermaidGraph(const LinkGraph& g, std::ostream& out) {
     std::string_view arrow = e.forward && e.backward ? "<-->" : "-->";
     const GraphNode& a = g.nodes[e.forward ? e.a : e.b];
     const GraphNode& b = g.nodes[e.forward ? e.b : e.a];
-    out << fmt::format("  {} {}|\"{}\"| {}\n", a.id, arrow, MermaidQuote(EdgeLabel(e, g.by_host)),
+    out << fmt::format("  {} {}|\"{}\"| {}\n", a.id, arrow, MermaidQuote(EdgeLabel(e, g.by_host, "x", ", ")),
                        b.id);
   }
   for (size_t i = 0; i < g.edges.size(); ++i) {

@@ -64,6 +64,11 @@ int DefaultGraphComm(const Job& job);
 /// The graph of one communicator (or of the unknown-communicator links for comm == -1).
 LinkGraph BuildLinkGraph(const Job& job, int comm, const LinkGraphLimits& limits = {});
 
+/// The class of an edge, or for host-aggregated graphs the per-class counts ("NET/IB ×3"),
+/// joined with `separator`.
+std::string EdgeLabel(const GraphEdge& e, bool by_host, std::string_view times,
+                      std::string_view separator);
+
 }  // namespace ncclscope
 
 #endif  // NCCLSCOPE_REPORT_LINK_GRAPH_H_
