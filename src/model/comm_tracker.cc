@@ -15,7 +15,10 @@ std::string HexId(uint64_t id) {
 }
 
 ProcComm* MembershipByPtr(JobBuilder::State* st, int proc, std::string_view ptr) {
-  for (auto& m : st->procs[proc].comms) {
+  ProcState& ps = st->procs[proc];
+  // Runs of COLL lines name the current communicator: try it first.
+  if (ps.current >= 0 && ps.comms[ps.current].ptr == ptr) return &ps.comms[ps.current];
+  for (auto& m : ps.comms) {
     if (m.ptr == ptr) return &m;
   }
   return nullptr;
@@ -191,7 +194,11 @@ bool DeviceMatches(const Communicator& c, int r, std::string_view dev) {
   if (it == c.ranks.end()) return true;
   const CommRank& cr = it->second;
   bool decimal = dev.size() <= 3 && dev.find_first_not_of("0123456789") == std::string_view::npos;
-  if (decimal && cr.nvml_dev >= 0) return std::to_string(cr.nvml_dev) == dev;
+  if (decimal && cr.nvml_dev >= 0) {
+    int v = 0;
+    for (char ch : dev) v = v * 10 + (ch - '0');
+    return v == cr.nvml_dev;
+  }
   if (!decimal && !cr.bus_id.empty()) return cr.bus_id == dev;
   return true;
 }

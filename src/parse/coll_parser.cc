@@ -1,5 +1,6 @@
 // COLL lines: "<Op>: opCount ..." (hot) and TUNING "<Op>: N Bytes -> Algo A proto P ...".
 // Hand-parsed, no allocation.
+#include <cstring>
 #include <string_view>
 
 #include "body_parsers.h"
@@ -46,6 +47,33 @@ void ReadCollFields(TextCursor* c, Collective* coll) {
   }
 }
 
+/// Skips a token (up to the next space) with memchr: pointers are long, and vectorised.
+bool SkipToken(TextCursor* c) {
+  std::string_view r = c->rest();
+  const void* sp = std::memchr(r.data(), ' ', r.size());
+  if (!sp) return false;
+  c->Skip(static_cast<size_t>(static_cast<const char*>(sp) - r.data()));
+  return true;
+}
+
+/// The fixed layout NCCL has printed since 2.x: "sendbuff P recvbuff P count N datatype N op N
+/// root N comm P [nranks=N] stream P". Returns false (and the caller falls back to the generic
+/// key/value reader) as soon as anything differs.
+bool ReadCollFieldsFast(TextCursor c, Collective* coll) {
+  if (!c.Eat(" sendbuff ") || !SkipToken(&c) || !c.Eat(" recvbuff ") || !SkipToken(&c) ||
+      !c.Eat(" count ") || !c.ReadInt(&coll->count) || !c.Eat(" datatype ") ||
+      !c.ReadInt(&coll->datatype) || !c.Eat(" op ") || !c.ReadInt(&coll->red_op) ||
+      !c.Eat(" root ") || !c.ReadInt(&coll->root) || !c.Eat(" comm "))
+    return false;
+  std::string_view r = c.rest();
+  const void* sp = std::memchr(r.data(), ' ', r.size());
+  size_t n = sp ? static_cast<size_t>(static_cast<const char*>(sp) - r.data()) : r.size();
+  coll->comm = r.substr(0, n);
+  c.Skip(n);
+  if (!c.Eat(" [nranks=") || !c.ReadInt(&coll->nranks) || !c.Eat(']')) return false;
+  return true;
+}
+
 }  // namespace
 
 bool ParseCollective(std::string_view body, EventData* data) {
@@ -63,6 +91,11 @@ bool ParseCollective(std::string_view body, EventData* data) {
     // opCount is printed as %lx: hex digits without 0x.
     if (!v.ReadHex(&count)) return false;
     coll.op_count = count;
+    Collective fast = coll;
+    if (ReadCollFieldsFast(c, &fast)) {
+      *data = fast;
+      return true;
+    }
     ReadCollFields(&c, &coll);
     *data = coll;
     return true;
