@@ -10,7 +10,8 @@ EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
 
 uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
   if (pod.empty()) return input_source;
-  if (!last_pod_.empty() && last_input_ == input_source && last_pod_ == pod) return last_pod_source_;
+  if (!last_pod_.empty() && last_input_ == input_source && last_pod_ == pod)
+    return last_pod_source_;
   auto key = std::make_pair(input_source, std::string(pod));
   auto it = pods_.find(key);
   uint32_t idx;

@@ -45,8 +45,9 @@ int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream&
   }
   for (const auto& p : problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
   if (opts.stats) {
-    err << fmt::format("ncclscope: {} lines, {} NCCL lines, {} framework lines, {} events written\n",
-                       stats.lines, stats.nccl_lines, stats.framework_lines, events);
+    err << fmt::format(
+        "ncclscope: {} lines, {} NCCL lines, {} framework lines, {} events written\n", stats.lines,
+        stats.nccl_lines, stats.framework_lines, events);
   }
   if (!problems.empty()) return kExitUsage;
   return stats.nccl_lines == 0 ? kExitNoNccl : kExitOk;

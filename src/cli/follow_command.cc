@@ -9,11 +9,11 @@
 
 #include "ncclscope/analysis/follow.h"
 #include "ncclscope/cli/commands.h"
-#include "ncclscope/rules/policy.h"
 #include "ncclscope/cli/interrupt.h"
 #include "ncclscope/cli/output.h"
 #include "ncclscope/report/json_report.h"
 #include "ncclscope/report/report.h"
+#include "ncclscope/rules/policy.h"
 
 namespace ncclscope::cli {
 namespace {

@@ -59,7 +59,8 @@ void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
   DescribeReport(cmd, o);
 }
 
-/// Inserts "analyze" when the first argument is not a subcommand (ncclscope FILE, ncclscope -f json).
+/// Inserts "analyze" when the first argument is not a subcommand (ncclscope FILE, ncclscope -f
+/// json).
 std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
@@ -77,9 +78,10 @@ std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
 }  // namespace
 
 int Main(int argc, char** argv) {
-  CLI::App app{"ncclscope: reads NCCL debug logs (NCCL_DEBUG=INFO) of distributed training jobs, "
-               "classifies every peer link and flags misconfigurations.",
-               "ncclscope"};
+  CLI::App app{
+      "ncclscope: reads NCCL debug logs (NCCL_DEBUG=INFO) of distributed training jobs, "
+      "classifies every peer link and flags misconfigurations.",
+      "ncclscope"};
   app.set_version_flag("-V,--version", std::string("ncclscope ") + NCCLSCOPE_VERSION);
   app.require_subcommand(1);
   app.footer(std::string("Without a command, `ncclscope [OPTIONS] [INPUT...]` runs analyze.\n") +

@@ -12,8 +12,7 @@ namespace ncclscope::cli {
 Output::Output(const std::string& path, std::ostream& fallback) : fallback_(fallback) {
   if (path.empty() || path == "-") return;
   file_.open(path, std::ios::binary | std::ios::trunc);
-  if (!file_.is_open())
-    status_ = Status::IoError(path + ": cannot write: " + std::strerror(errno));
+  if (!file_.is_open()) status_ = Status::IoError(path + ": cannot write: " + std::strerror(errno));
 }
 
 bool UseColor(const std::string& mode, bool to_file) {

@@ -23,9 +23,9 @@ int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& e
     return kExitUsage;
   }
   if (opts.format == "json") {
-    output.stream() << RankTableJson(result.job).dump(2, ' ', false,
-                                                      nlohmann::json::error_handler_t::replace)
-                    << "\n";
+    output.stream()
+        << RankTableJson(result.job).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
   } else {
     WriteRankTableText(result.job, output.stream());
   }

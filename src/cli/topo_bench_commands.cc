@@ -1,7 +1,7 @@
 // `ncclscope topo` and `ncclscope bench`: companion inputs.
-#include "ncclscope/cli/commands.h"
 #include "ncclscope/analysis/analyze.h"
 #include "ncclscope/bench/bench_report.h"
+#include "ncclscope/cli/commands.h"
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/topo/topo_report.h"
 
@@ -40,7 +40,8 @@ Status ExpectedClassFromLog(const std::string& log, std::string* out) {
       cls = sum.bottleneck;
     }
   }
-  if (!cls) return Status::InvalidInput(log + ": no connection lines to take a transport class from");
+  if (!cls)
+    return Status::InvalidInput(log + ": no connection lines to take a transport class from");
   *out = std::string(TransportClassName(*cls));
   return Status::Ok();
 }

@@ -61,8 +61,8 @@ int AddComm(Job* job, JobBuilder::State* st, std::string id) {
 void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                 const CommInit& e) {
   ProcComm* m = MembershipByPtr(st, proc, e.comm);
-  if (m && job->comms[m->comm].ranks.count(e.rank) &&
-      job->comms[m->comm].ranks[e.rank].completed && e.phase == InitPhase::kStart) {
+  if (m && job->comms[m->comm].ranks.count(e.rank) && job->comms[m->comm].ranks[e.rank].completed &&
+      e.phase == InitPhase::kStart) {
     m = nullptr;  // Pointer reused by a new communicator after destroy.
   }
   if (!m) {
@@ -75,8 +75,8 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
                                      : job->processes[proc].hostname + ":" +
                                            std::to_string(job->processes[proc].pid) + ":" +
                                            std::string(e.parent);
-      id = parent_id + "/split" + (e.split_count ? std::to_string(*e.split_count) : "") +
-           "/color" + (e.color ? std::to_string(*e.color) : "");
+      id = parent_id + "/split" + (e.split_count ? std::to_string(*e.split_count) : "") + "/color" +
+           (e.color ? std::to_string(*e.color) : "");
     } else {
       // Before 2.16 there is no commId: communicators are created in the same order on every
       // rank, so the k-th one of a given size is the same communicator everywhere.
@@ -251,7 +251,7 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
     }
   }
   const int comm = chosen ? chosen->comm : -1;
-  Attribution attribution = !chosen       ? Attribution::kUnknown
+  Attribution attribution = !chosen        ? Attribution::kUnknown
                             : fitting == 1 ? Attribution::kCertain
                                            : Attribution::kInferred;
   if (!chosen) st->unknown_rank_owner.emplace(my_rank, proc);

@@ -67,8 +67,8 @@ std::string_view StripPort(std::string_view addr) {
 
 void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                 const Warning& w) {
-  std::string key = std::to_string(static_cast<int>(w.category)) + "|" +
-                    std::string(ctx.location) + "|" + NormalizeForDedup(w.message);
+  std::string key = std::to_string(static_cast<int>(w.category)) + "|" + std::string(ctx.location) +
+                    "|" + NormalizeForDedup(w.message);
   auto it = st->warn_index.find(key);
   int idx;
   if (it == st->warn_index.end()) {
@@ -245,8 +245,8 @@ struct Folder {
     Process* p = P();
     if (!p) return;
     if (e.kind == OfiKind::kOther && p->ofi.size() >= 32) return;
-    p->ofi.push_back(OfiNote{e.kind, std::string(e.value), std::string(e.fabric), e.nics,
-                             MakeEvidence(ctx)});
+    p->ofi.push_back(
+        OfiNote{e.kind, std::string(e.value), std::string(e.fabric), e.nics, MakeEvidence(ctx)});
   }
   void operator()(const CommInit& e) {
     if (proc >= 0) OnCommInit(job, st, proc, ctx, e);

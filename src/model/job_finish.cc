@@ -116,8 +116,8 @@ P2pPath TopoLookup(const Job& job, const BuildOptions& options, const Link& l,
   if (ga < 0 || gb < 0 || ga == gb) return P2pPath::kUnknown;
   auto it = options.topo->pairs.find(std::minmax(ga, gb));
   if (it == options.topo->pairs.end()) return P2pPath::kUnknown;
-  *evidence = options.topo->name + ": GPU" + std::to_string(ga) + " <-> GPU" +
-              std::to_string(gb) + " " + it->second;
+  *evidence = options.topo->name + ": GPU" + std::to_string(ga) + " <-> GPU" + std::to_string(gb) +
+              " " + it->second;
   return IsNvlinkEntry(it->second) ? P2pPath::kNvlink : P2pPath::kPcie;
 }
 

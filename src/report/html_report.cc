@@ -5,9 +5,9 @@
 #include <set>
 
 #include "ncclscope/model/link_summary.h"
-#include "ncclscope/report/job_headline.h"
 #include "ncclscope/report/class_style.h"
 #include "ncclscope/report/html_parts.h"
+#include "ncclscope/report/job_headline.h"
 #include "ncclscope/report/link_graph.h"
 #include "ncclscope/report/text_report.h"
 #include "ncclscope/report/xml_escape.h"

@@ -164,11 +164,16 @@ json JsonLink(const Job& job, const Link& l) {
 json JsonFinding(const Job& job, const Finding& f) {
   json ev = json::array();
   for (const auto& e : f.evidence) ev.push_back(JsonEvidence(job, e));
-  return json{{"rule", f.rule},           {"severity", SeverityName(f.severity)},
-              {"title", f.title},         {"message", f.message},
-              {"evidence", ev},           {"fix", f.fix},
-              {"ranks", f.ranks},         {"hosts", f.hosts},
-              {"comms", f.comms},         {"suspect_ranks", f.suspect_ranks},
+  return json{{"rule", f.rule},
+              {"severity", SeverityName(f.severity)},
+              {"title", f.title},
+              {"message", f.message},
+              {"evidence", ev},
+              {"fix", f.fix},
+              {"ranks", f.ranks},
+              {"hosts", f.hosts},
+              {"comms", f.comms},
+              {"suspect_ranks", f.suspect_ranks},
               {"suspect_hosts", f.suspect_hosts}};
 }
 

@@ -56,8 +56,8 @@ void WriteMermaidGraph(const LinkGraph& g, std::ostream& out) {
     std::string_view arrow = e.forward && e.backward ? "<-->" : "-->";
     const GraphNode& a = g.nodes[e.forward ? e.a : e.b];
     const GraphNode& b = g.nodes[e.forward ? e.b : e.a];
-    out << fmt::format("  {} {}|\"{}\"| {}\n", a.id, arrow, MermaidQuote(EdgeLabel(e, g.by_host, "x", ", ")),
-                       b.id);
+    out << fmt::format("  {} {}|\"{}\"| {}\n", a.id, arrow,
+                       MermaidQuote(EdgeLabel(e, g.by_host, "x", ", ")), b.id);
   }
   for (size_t i = 0; i < g.edges.size(); ++i) {
     const GraphEdge& e = g.edges[i];

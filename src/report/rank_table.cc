@@ -60,25 +60,24 @@ std::vector<RankRow> BuildRankTable(const Job& job) {
 nlohmann::json RankTableJson(const Job& job) {
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : BuildRankTable(job)) {
-    arr.push_back({{"rank", r.global_rank >= 0 ? nlohmann::json(r.global_rank) : nlohmann::json()},
-                   {"host", r.host},
-                   {"pid", r.pid},
-                   {"cuda_devs", r.cuda_devs},
-                   {"bus_ids", r.bus_ids},
-                   {"comms", r.comms},
-                   {"comms_incomplete", r.comms_incomplete},
-                   {"nccl_version", r.nccl_version},
-                   {"state", r.state},
-                   {"bootstrap_seconds",
-                    r.bootstrap_seconds >= 0 ? nlohmann::json(r.bootstrap_seconds) : nlohmann::json()},
-                   {"init_seconds",
-                    r.init_seconds >= 0 ? nlohmann::json(r.init_seconds) : nlohmann::json()},
-                   {"last_line",
-                    {{"source", r.last_line.source < job.sources.size()
-                                    ? job.sources[r.last_line.source].name
-                                    : ""},
-                     {"line", r.last_line.line},
-                     {"text", r.last_line.text}}}});
+    arr.push_back(
+        {{"rank", r.global_rank >= 0 ? nlohmann::json(r.global_rank) : nlohmann::json()},
+         {"host", r.host},
+         {"pid", r.pid},
+         {"cuda_devs", r.cuda_devs},
+         {"bus_ids", r.bus_ids},
+         {"comms", r.comms},
+         {"comms_incomplete", r.comms_incomplete},
+         {"nccl_version", r.nccl_version},
+         {"state", r.state},
+         {"bootstrap_seconds",
+          r.bootstrap_seconds >= 0 ? nlohmann::json(r.bootstrap_seconds) : nlohmann::json()},
+         {"init_seconds", r.init_seconds >= 0 ? nlohmann::json(r.init_seconds) : nlohmann::json()},
+         {"last_line",
+          {{"source",
+            r.last_line.source < job.sources.size() ? job.sources[r.last_line.source].name : ""},
+           {"line", r.last_line.line},
+           {"text", r.last_line.text}}}});
   }
   return arr;
 }
@@ -86,23 +85,22 @@ nlohmann::json RankTableJson(const Job& job) {
 void WriteRankTableText(const Job& job, std::ostream& out) {
   auto rows = BuildRankTable(job);
   out << fmt::format("{:>5}  {:<20} {:>8}  {:<6} {:<10} {:>5}  {:<8} {:<15} {:>8} {:>7}\n", "rank",
-                     "host", "pid", "gpu", "busId", "comms", "nccl", "state", "boot(s)",
-                     "init(s)");
+                     "host", "pid", "gpu", "busId", "comms", "nccl", "state", "boot(s)", "init(s)");
   for (const auto& r : rows) {
     std::string gpus, buses;
     for (int d : r.cuda_devs) gpus += (gpus.empty() ? "" : ",") + std::to_string(d);
     for (const auto& b : r.bus_ids) buses += (buses.empty() ? "" : ",") + b;
-    out << fmt::format(
-        "{:>5}  {:<20} {:>8}  {:<6} {:<10} {:>5}  {:<8} {:<15} {:>8} {:>7}\n",
-        r.global_rank >= 0 ? std::to_string(r.global_rank) : "?", r.host, r.pid, gpus, buses,
-        r.comms, r.nccl_version, r.state,
-        r.bootstrap_seconds >= 0 ? fmt::format("{:.2f}", r.bootstrap_seconds) : "-",
-        r.init_seconds >= 0 ? fmt::format("{:.2f}", r.init_seconds) : "-");
+    out << fmt::format("{:>5}  {:<20} {:>8}  {:<6} {:<10} {:>5}  {:<8} {:<15} {:>8} {:>7}\n",
+                       r.global_rank >= 0 ? std::to_string(r.global_rank) : "?", r.host, r.pid,
+                       gpus, buses, r.comms, r.nccl_version, r.state,
+                       r.bootstrap_seconds >= 0 ? fmt::format("{:.2f}", r.bootstrap_seconds) : "-",
+                       r.init_seconds >= 0 ? fmt::format("{:.2f}", r.init_seconds) : "-");
   }
   out << "\nlast NCCL line of each process:\n";
   for (const auto& r : rows) {
     if (r.last_line.text.empty()) continue;
-    std::string src = r.last_line.source < job.sources.size() ? job.sources[r.last_line.source].name : "";
+    std::string src =
+        r.last_line.source < job.sources.size() ? job.sources[r.last_line.source].name : "";
     out << fmt::format("  rank {:>3}  {}:{}: {}\n",
                        r.global_rank >= 0 ? std::to_string(r.global_rank) : "?", src,
                        r.last_line.line, r.last_line.text);

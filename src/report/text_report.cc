@@ -86,12 +86,11 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
   }
   std::string driver;
   for (int d : drivers) driver += (driver.empty() ? "" : ", ") + std::to_string(d);
-  out << fmt::format("{}ncclscope {}{}: {} input{}, {} host{}, {} process{}, {} communicator{}\n",
-                     pal.bold(), NCCLSCOPE_VERSION, pal.reset(), job.sources.size(),
-                     job.sources.size() == 1 ? "" : "s", job.hosts.size(),
-                     job.hosts.size() == 1 ? "" : "s", job.processes.size(),
-                     job.processes.size() == 1 ? "" : "es", job.comms.size(),
-                     job.comms.size() == 1 ? "" : "s");
+  out << fmt::format(
+      "{}ncclscope {}{}: {} input{}, {} host{}, {} process{}, {} communicator{}\n", pal.bold(),
+      NCCLSCOPE_VERSION, pal.reset(), job.sources.size(), job.sources.size() == 1 ? "" : "s",
+      job.hosts.size(), job.hosts.size() == 1 ? "" : "s", job.processes.size(),
+      job.processes.size() == 1 ? "" : "es", job.comms.size(), job.comms.size() == 1 ? "" : "s");
   out << fmt::format("  NCCL {}   CUDA driver {}\n", versions.empty() ? "unknown" : versions,
                      driver.empty() ? "unknown" : driver);
   const size_t max_inputs = 8;
@@ -102,7 +101,8 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
     if (!owners[i].hosts.empty()) {
       owner = owners[i].hosts.size() == 1 ? " — host " : " — hosts ";
       // Few hosts are named; many are counted, so the header stays one short line.
-      if (owners[i].hosts.size() > 4) owner = " — " + std::to_string(owners[i].hosts.size()) + " hosts";
+      if (owners[i].hosts.size() > 4)
+        owner = " — " + std::to_string(owners[i].hosts.size()) + " hosts";
       for (size_t h = 0; h < owners[i].hosts.size() && owners[i].hosts.size() <= 4; ++h) {
         owner += (h ? ", " : "") + owners[i].hosts[h];
       }
@@ -144,8 +144,8 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
       nodes = " as NCCL nodes " + nodes;
     }
     out << fmt::format("  host {}{}: {} process{}, ranks {}, GPUs {}{}\n", host.name,
-                       host.address.empty() ? "" : " (" + host.address + ")",
-                       host.processes.size(), host.processes.size() == 1 ? "" : "es",
+                       host.address.empty() ? "" : " (" + host.address + ")", host.processes.size(),
+                       host.processes.size() == 1 ? "" : "es",
                        ranks.empty() ? "?" : RankList(ranks), gpus.empty() ? "?" : RankList(gpus),
                        nodes);
   }
@@ -253,9 +253,8 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
     }
     if (s.p2p_path_unknown) {
       any_unknown_path = true;
-      out << fmt::format(
-          "    {} P2P link{} without a proven NVLink/PCIe path\n", s.p2p_path_unknown,
-          s.p2p_path_unknown == 1 ? "" : "s");
+      out << fmt::format("    {} P2P link{} without a proven NVLink/PCIe path\n",
+                         s.p2p_path_unknown, s.p2p_path_unknown == 1 ? "" : "s");
     }
     if (nranks > 1 && nranks <= opts.matrix_max_ranks) {
       WriteMatrix(job, s, nranks, pal, out);
@@ -311,7 +310,8 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
     out << fmt::format("  {}{}{}", pal.bold(), blk.ids.front(), pal.reset()) << blk.header_rest;
     if (blk.ids.size() > 1) {
       std::string more;
-      for (size_t k = 1; k < blk.ids.size() && k <= 3; ++k) more += (k > 1 ? ", " : "") + blk.ids[k];
+      for (size_t k = 1; k < blk.ids.size() && k <= 3; ++k)
+        more += (k > 1 ? ", " : "") + blk.ids[k];
       if (blk.ids.size() > 4) more += ", ...";
       out << fmt::format("    and {} more communicator{} of the same shape: {}\n",
                          blk.ids.size() - 1, blk.ids.size() == 2 ? "" : "s", more);
@@ -354,7 +354,8 @@ void WriteFindings(const ReportInput& in, const Palette& pal, std::ostream& out)
                          e.source < job.sources.size() ? job.sources[e.source].name : "?", e.line,
                          pal.reset(), text);
     }
-    if (!f.fix.empty()) out << fmt::format("          {}fix:{} {}\n", pal.green(), pal.reset(), f.fix);
+    if (!f.fix.empty())
+      out << fmt::format("          {}fix:{} {}\n", pal.green(), pal.reset(), f.fix);
   }
   out << fmt::format("\n{} error{}, {} warning{}, {} info\n", counts[2], counts[2] == 1 ? "" : "s",
                      counts[1], counts[1] == 1 ? "" : "s", counts[0]);

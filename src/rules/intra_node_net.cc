@@ -70,8 +70,8 @@ class IntraNodeNetRule : public BasicRule {
       std::vector<std::string> cls;
       for (const auto& [name, n] : classes) cls.push_back(std::to_string(n) + " over " + name);
       f.message = std::to_string(total) + " links in " + std::to_string(per_comm.size()) +
-                  " communicator(s) join ranks on the same physical host (" +
-                  JoinStrings(f.hosts) + ") but run over the network (" + JoinStrings(cls) + ")";
+                  " communicator(s) join ranks on the same physical host (" + JoinStrings(f.hosts) +
+                  ") but run over the network (" + JoinStrings(cls) + ")";
       if (main_comm >= 0) {
         const Communicator& c = job.comms[main_comm];
         if (c.nnodes > 0 && c.local_ranks > 0) {

@@ -65,9 +65,8 @@ class P2pDisabledRule : public BasicRule {
       if (per_comm.empty()) return;
       size_t n = 0;
       for (const auto& [comm, k] : per_comm) n += k;
-      std::string where = per_comm.size() == 1
-                              ? "comm " + CommName(job, per_comm.begin()->first)
-                              : std::to_string(per_comm.size()) + " communicators";
+      std::string where = per_comm.size() == 1 ? "comm " + CommName(job, per_comm.begin()->first)
+                                               : std::to_string(per_comm.size()) + " communicators";
       parts.push_back(std::to_string(n) + " intra-node links in " + where + " use " + what);
     };
     summarize(shm_per_comm, "SHM");
@@ -83,8 +82,7 @@ class P2pDisabledRule : public BasicRule {
           "(separate containers without hostIPC, virtualisation, or no P2P path)";
     }
     f.message += NvlinkWastedNote(job, [](const Link& l) {
-      return l.intra_node.value_or(false) &&
-             (l.cls == TransportClass::kSHM || IsNetClass(l.cls));
+      return l.intra_node.value_or(false) && (l.cls == TransportClass::kSHM || IsNetClass(l.cls));
     });
     f.message += ".";
     out->push_back(std::move(f));

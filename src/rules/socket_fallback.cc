@@ -66,8 +66,8 @@ class SocketFallbackRule : public BasicRule {
       }
     }
     if (rest_comms > 0) {
-      counts += "; " + std::to_string(rest_socket) + " of " + std::to_string(rest_total) +
-                " in " + std::to_string(rest_comms) + " more communicator(s)";
+      counts += "; " + std::to_string(rest_socket) + " of " + std::to_string(rest_total) + " in " +
+                std::to_string(rest_comms) + " more communicator(s)";
     }
     for (const Link* l : socket_links) {
       AddRank(&f, GlobalRank(job, l->comm, l->src));

@@ -25,16 +25,17 @@ Collected Collect(const std::string& text, const std::string& name) {
   JobStats stats;
   EventPipeline pipeline(&c.sources, &stats);
   std::vector<InputProblem> problems;
-  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", name},
-               [&](const Event& e) {
-                 ++c.types[std::string(EventTypeName(e.data))];
-                 if (e.ctx.meta && e.ctx.meta->launcher_rank >= 0) ++c.with_launcher_rank;
-                 if (const auto* conn = std::get_if<Connection>(&e.data)) {
-                   ++c.connections[{conn->channel, conn->conn_index, conn->src_rank,
-                                    conn->dst_rank, std::string(conn->raw)}];
-                 }
-               },
-               &problems);
+  pipeline.Run(
+      MemoryByteSource(text.data(), text.size()), InputPath{"", name},
+      [&](const Event& e) {
+        ++c.types[std::string(EventTypeName(e.data))];
+        if (e.ctx.meta && e.ctx.meta->launcher_rank >= 0) ++c.with_launcher_rank;
+        if (const auto* conn = std::get_if<Connection>(&e.data)) {
+          ++c.connections[{conn->channel, conn->conn_index, conn->src_rank, conn->dst_rank,
+                           std::string(conn->raw)}];
+        }
+      },
+      &problems);
   EXPECT_TRUE(problems.empty());
   return c;
 }

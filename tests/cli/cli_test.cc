@@ -1,11 +1,11 @@
 // End-to-end tests of the ncclscope binary: exit codes, outputs, bad input.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "test_util.h"
@@ -160,7 +160,7 @@ TEST(Cli, TopoCommandReadsAMatrix) {
 
 TEST(Cli, TopoOptionMakesDefaultLogAllNvl) {
   auto r = RunTool("--format json --topo " + Corpus("topo/h200x4-topo-m.txt") + " " +
-               Corpus("h200x4/default.log"));
+                   Corpus("h200x4/default.log"));
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded());
   ASSERT_FALSE(j["links"].empty());
@@ -181,7 +181,9 @@ TEST(Cli, TopoLetsP2pDisabledSayTheGpusHaveNvlink) {
 }
 
 TEST(Cli, BadTopoFileIsAUsageError) {
-  EXPECT_EQ(RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code, 2);
+  EXPECT_EQ(
+      RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code,
+      2);
 }
 
 TEST(Cli, BenchJudgesSocketSpeedAgainstNvlinkExpectation) {
@@ -213,8 +215,8 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
 }
 
 TEST(Cli, PolicyViolationFailsTheGate) {
-  std::string policy = WriteTemp("ncclscope_policy_ib.json",
-                                 R"({"transports": {"inter_node": ["NET/IB"]}})");
+  std::string policy =
+      WriteTemp("ncclscope_policy_ib.json", R"({"transports": {"inter_node": ["NET/IB"]}})");
   auto r = RunTool("--format json --fail-on error --policy " + policy + " " +
                    Corpus("h200x4/two_nodes.log"));
   EXPECT_EQ(r.code, 1);
@@ -233,8 +235,8 @@ TEST(Cli, PolicyWithUnknownKeyIsAUsageErrorNamingTheKey) {
 }
 
 TEST(Cli, PolicyCanIgnoreTheRuleThatFailed) {
-  std::string policy = WriteTemp("ncclscope_policy_ignore.json",
-                                 R"({"ignore": ["socket-fallback"]})");
+  std::string policy =
+      WriteTemp("ncclscope_policy_ignore.json", R"({"ignore": ["socket-fallback"]})");
   EXPECT_EQ(RunTool("--policy " + policy + " " + Corpus("h200x4/pod_per_gpu.log")).code, 0);
 }
 
@@ -242,7 +244,8 @@ TEST(Cli, FailOnControlsTheExitCode) {
   EXPECT_EQ(RunTool("--fail-on error " + Corpus("h200x4/p2p_disable.log")).code, 0);
   EXPECT_EQ(RunTool("--fail-on warning " + Corpus("h200x4/p2p_disable.log")).code, 1);
   EXPECT_EQ(RunTool("--fail-on info " + Corpus("h200x4/default.log")).code, 1);
-  EXPECT_EQ(RunTool("--fail-on never " + Corpus("seeds/seed004-g6e-ofi-init-failed-socket.log")).code, 0);
+  EXPECT_EQ(
+      RunTool("--fail-on never " + Corpus("seeds/seed004-g6e-ofi-init-failed-socket.log")).code, 0);
   EXPECT_EQ(RunTool(Corpus("seeds/seed004-g6e-ofi-init-failed-socket.log")).code, 1);
 }
 

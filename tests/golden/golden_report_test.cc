@@ -35,8 +35,8 @@ std::string GoldenName(std::string input) {
 }
 
 std::string RunInTestdata(const std::string& args) {
-  std::string cmd =
-      "cd '" + testing::TestData("") + "' && '" + testing::BinaryPath() + "' " + args + " 2>/dev/null";
+  std::string cmd = "cd '" + testing::TestData("") + "' && '" + testing::BinaryPath() + "' " +
+                    args + " 2>/dev/null";
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return out;
@@ -50,14 +50,17 @@ std::string RunInTestdata(const std::string& args) {
 class GoldenReport : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenReport, JsonMatches) {
-  std::string want = testing::ReadFileOrDie(testing::TestData("golden/" + GoldenName(GetParam()) + ".json"));
+  std::string want =
+      testing::ReadFileOrDie(testing::TestData("golden/" + GoldenName(GetParam()) + ".json"));
   std::string got = RunInTestdata("analyze --format json --fail-on never " + GetParam());
   EXPECT_EQ(got, want) << "regenerate with tests/golden/update_golden.sh if intended";
 }
 
 TEST_P(GoldenReport, TextMatches) {
-  std::string want = testing::ReadFileOrDie(testing::TestData("golden/" + GoldenName(GetParam()) + ".txt"));
-  std::string got = RunInTestdata("analyze --format text --color never --fail-on never " + GetParam());
+  std::string want =
+      testing::ReadFileOrDie(testing::TestData("golden/" + GoldenName(GetParam()) + ".txt"));
+  std::string got =
+      RunInTestdata("analyze --format text --color never --fail-on never " + GetParam());
   EXPECT_EQ(got, want) << "regenerate with tests/golden/update_golden.sh if intended";
 }
 

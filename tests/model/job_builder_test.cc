@@ -75,8 +75,7 @@ TEST(JobBuilder, SplitCommunicatorLinksGoToTheCommunicatorOfThePrintedDevices) {
   std::map<int, std::set<std::pair<int, int>>> pairs;
   for (const auto& l : r.job.links) pairs[l.comm].insert({l.src, l.dst});
   for (int c = 1; c < 5; ++c) {
-    EXPECT_EQ(pairs[c], (std::set<std::pair<int, int>>{{0, 1}, {1, 0}}))
-        << r.job.comms[c].id;
+    EXPECT_EQ(pairs[c], (std::set<std::pair<int, int>>{{0, 1}, {1, 0}})) << r.job.comms[c].id;
   }
 }
 
@@ -166,8 +165,9 @@ TEST(JobBuilder, TeePrefixLogGivesTheSameLinksAsAPlainLog) {
 }
 
 TEST(JobBuilder, EveryViaLineBecomesPartOfALink) {
-  for (const char* f : {"corpus/h200x4/default.log", "corpus/h200x4/two_nodes.log",
-                        "corpus/h200x4/coll_heavy.log", "corpus/seeds/seed002-p4d-4pods-1gpu-efa-gdrdma.log"}) {
+  for (const char* f :
+       {"corpus/h200x4/default.log", "corpus/h200x4/two_nodes.log", "corpus/h200x4/coll_heavy.log",
+        "corpus/seeds/seed002-p4d-4pods-1gpu-efa-gdrdma.log"}) {
     auto r = AnalyzeCorpus(f);
     uint64_t lines = 0;
     for (const auto& l : r.job.links) lines += l.lines;

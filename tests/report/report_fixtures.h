@@ -102,7 +102,8 @@ inline ReportCase SmallCase() {
   err.title = "Inter-node traffic falls back to TCP sockets";
   err.message = "6 links between node-0 and node-1 use NET/Socket";
   err.fix = "set NCCL_IB_HCA or install the IB plugin";
-  err.evidence = {Evidence{0, 12, std::string(kHostileText), {}}, Evidence{0, 13, "second line", {}}};
+  err.evidence = {Evidence{0, 12, std::string(kHostileText), {}},
+                  Evidence{0, 13, "second line", {}}};
   Finding warn;
   warn.rule = "slow-init";
   warn.severity = Severity::kWarning;

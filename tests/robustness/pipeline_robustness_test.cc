@@ -25,9 +25,9 @@ void RenderAll(const AnalysisResult& r) {
 
 TEST(PipelineRobustness, MutatedRealLogsNeverCrash) {
   std::string base;
-  for (const char* f : {"corpus/h200x4/default.log", "corpus/h200x4/hang.log",
-                        "corpus/seeds/seed002-p4d-4pods-1gpu-efa-gdrdma.log",
-                        "corpus/h200x4/shm_small.log"}) {
+  for (const char* f :
+       {"corpus/h200x4/default.log", "corpus/h200x4/hang.log",
+        "corpus/seeds/seed002-p4d-4pods-1gpu-efa-gdrdma.log", "corpus/h200x4/shm_small.log"}) {
     base += testing::ReadFileOrDie(testing::TestData(f));
   }
   uint32_t x = 2463534242u;
@@ -75,8 +75,9 @@ TEST(PipelineRobustness, HugeLineWithoutNewlineIsCutAndTheNextLinesSurvive) {
 }
 
 TEST(PipelineRobustness, NulBytesAndInvalidUtf8AreCountedAndReportsStayValid) {
-  std::string s = "vm:1:1 [0] NCCL INFO Using network So\0cket\n"
-                  "vm:1:1 [0] NCCL INFO Bootstrap: Using eth0:\xff\xfe<0>\n";
+  std::string s =
+      "vm:1:1 [0] NCCL INFO Using network So\0cket\n"
+      "vm:1:1 [0] NCCL INFO Bootstrap: Using eth0:\xff\xfe<0>\n";
   s.insert(s.find("So") + 2, 1, '\0');
   AnalysisResult r = AnalyzeText(s, "bad.log");
   EXPECT_GE(r.job.sources[0].nul_lines + r.job.sources[0].invalid_utf8_lines, 1u);

@@ -16,7 +16,9 @@ class Status {
   static Status Ok() { return Status(); }
   static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
   static Status IoError(std::string msg) { return Status(Code::kIoError, std::move(msg)); }
-  static Status InvalidInput(std::string msg) { return Status(Code::kInvalidInput, std::move(msg)); }
+  static Status InvalidInput(std::string msg) {
+    return Status(Code::kInvalidInput, std::move(msg));
+  }
   static Status Usage(std::string msg) { return Status(Code::kUsage, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -19,8 +19,8 @@ enum ExitCode : int {
 struct AnalyzeCommandOptions {
   std::vector<std::string> inputs;
   std::string format = "text";
-  std::string output;          ///< -o FILE; empty = stdout.
-  std::string color = "auto";  ///< auto|always|never
+  std::string output;             ///< -o FILE; empty = stdout.
+  std::string color = "auto";     ///< auto|always|never
   std::string fail_on = "error";  ///< error|warning|info|never
   std::string policy;
   std::string topo;

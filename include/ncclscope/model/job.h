@@ -71,15 +71,15 @@ struct OfiNote {
 /// One OS process that printed NCCL lines (one rank per process in most jobs; one process may
 /// drive several GPUs, e.g. nccl-tests -g 4).
 struct Process {
-  std::string hostname;   ///< As NCCL printed it.
+  std::string hostname;  ///< As NCCL printed it.
   uint32_t pid = 0;
-  std::string host_id;    ///< NCCL_HOSTID if echoed.
-  std::string node;       ///< NCCL's notion of the node: host_id if set, else hostname.
-  int host = -1;          ///< Index into Job::hosts (physical host).
+  std::string host_id;  ///< NCCL_HOSTID if echoed.
+  std::string node;     ///< NCCL's notion of the node: host_id if set, else hostname.
+  int host = -1;        ///< Index into Job::hosts (physical host).
   std::set<uint32_t> sources;
-  std::string nccl_version;  ///< "2.28.9"
-  std::string cuda_version;  ///< "13.0" from the version line
-  int cuda_driver = -1;      ///< cudaDriverVersion
+  std::string nccl_version;    ///< "2.28.9"
+  std::string cuda_version;    ///< "13.0" from the version line
+  int cuda_driver = -1;        ///< cudaDriverVersion
   std::string bootstrap_if;    ///< "eth0"
   std::string bootstrap_addr;  ///< "192.0.2.2" (port removed)
   Evidence bootstrap_evidence;
@@ -93,16 +93,16 @@ struct Process {
   Evidence ib_no_device_evidence;
   std::vector<std::string> ib_devices;      ///< "mlx5_0:1/IB"
   std::vector<std::string> socket_devices;  ///< "eth0:192.0.2.2<0>"
-  int gdr_enabled_nics = 0;   ///< "GPU Direct RDMA Enabled for HCA" count
+  int gdr_enabled_nics = 0;                 ///< "GPU Direct RDMA Enabled for HCA" count
   int gdr_disabled_nics = 0;
-  Evidence gdr_evidence;      ///< First GDR line.
+  Evidence gdr_evidence;  ///< First GDR line.
   std::optional<BootstrapTimings> bootstrap_timings;
   Evidence bootstrap_timings_evidence;
-  std::set<int> cuda_devs;  ///< cudaDev of the ranks this process drives.
-  Evidence first_line;      ///< First NCCL line.
-  Evidence last_line;       ///< Last NCCL line.
+  std::set<int> cuda_devs;       ///< cudaDev of the ranks this process drives.
+  Evidence first_line;           ///< First NCCL line.
+  Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
-  int global_rank = -1;     ///< Rank in the first (world) communicator this process joined.
+  int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
 };
 
 /// A physical host: processes sharing a hostname, or sharing a bootstrap address.
@@ -123,7 +123,7 @@ struct CommRank {
   bool started = false, completed = false, ended = false;
   Evidence start_evidence, complete_evidence;
   std::optional<ChannelCounts> channel_counts;  ///< This rank's "N coll channels, ..." line.
-  std::optional<InitTimings> init_timings;  ///< api view is cleared (not owned).
+  std::optional<InitTimings> init_timings;      ///< api view is cleared (not owned).
   int nnodes = -1, local_ranks = -1, local_rank = -1;
 };
 
@@ -133,10 +133,10 @@ struct Communicator {
   std::string parent_id;  ///< Parent's id for split/shrink children.
   std::string api;        ///< ncclCommInitRankConfig, ncclCommSplit, ...
   int nranks = 0;
-  int nnodes = -1;       ///< From the "comm ... nNodes" line.
-  int local_ranks = -1;  ///< Max localRanks reported.
-  std::map<int, CommRank> ranks;           ///< Ranks seen in the logs.
-  std::map<int, std::vector<int>> rings;   ///< Channel → ring order (printed by rank 0).
+  int nnodes = -1;                        ///< From the "comm ... nNodes" line.
+  int local_ranks = -1;                   ///< Max localRanks reported.
+  std::map<int, CommRank> ranks;          ///< Ranks seen in the logs.
+  std::map<int, std::vector<int>> rings;  ///< Channel → ring order (printed by rank 0).
   int nchannels = -1;
   std::optional<ChannelCounts> channel_counts;
   std::string graph_intra_type;  ///< GRAPH "Pattern ... type NVL/PIX": "NVL"
@@ -154,10 +154,10 @@ enum class P2pPath : uint8_t { kNotApplicable, kNvlink, kPcie, kUnknown };
 struct Link {
   int comm = -1;  ///< Index into Job::comms; -1 when attribution is unknown.
   Attribution attribution = Attribution::kUnknown;
-  int reporter = -1;  ///< Process that printed the (first) line.
+  int reporter = -1;       ///< Process that printed the (first) line.
   int src = -1, dst = -1;  ///< Communicator-local ranks.
   std::string src_dev, dst_dev;
-  std::string raw;  ///< Text after "via", trimmed.
+  std::string raw;                               ///< Text after "via", trimmed.
   bool send_side = false, receive_side = false;  ///< NET [send]/[receive]; P2P/SHM count as send.
   TransportClass cls = TransportClass::kUnknown;
   P2pPath path = P2pPath::kNotApplicable;
@@ -165,8 +165,8 @@ struct Link {
   /// What connects the two GPUs in hardware, also for SHM/NET links within one physical host
   /// (from GRAPH path lines or --topo): an SHM link with kNvlink here wastes NVLink.
   P2pPath hardware_path = P2pPath::kNotApplicable;
-  std::string mode;   ///< P2P/SHM mode ("CUMEM", "IPC", "direct/direct", ...)
-  std::string net;    ///< NET name ("Socket", "IB", "AWS Libfabric")
+  std::string mode;  ///< P2P/SHM mode ("CUMEM", "IPC", "direct/direct", ...)
+  std::string net;   ///< NET name ("Socket", "IB", "AWS Libfabric")
   int net_dev = -1, proxy_rank = -1, via_rank = -1;
   bool gdrdma = false, shared = false, read = false, ce = false, pci = false;
   bool collnet = false;
@@ -233,7 +233,7 @@ struct Job {
   std::vector<WarnRecord> warnings;
   std::vector<ErrorTrailRecord> error_trails;  ///< First few per process.
   std::vector<TorchRankState> torch_ranks;
-  std::vector<FrameworkRecord> framework;  ///< Errors and notable framework lines (capped).
+  std::vector<FrameworkRecord> framework;      ///< Errors and notable framework lines (capped).
   std::vector<Evidence> unrecognized_samples;  ///< First few Unrecognized lines.
   std::set<std::string> nccl_versions;
   JobStats stats;

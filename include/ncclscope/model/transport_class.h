@@ -8,15 +8,15 @@
 namespace ncclscope {
 
 enum class TransportClass : unsigned char {
-  kNVL,         ///< P2P over NVLink/NVSwitch (proven by GRAPH lines, --topo, or NCCL_P2P_LEVEL=NVL).
-  kP2P,         ///< P2P over PCIe, or P2P whose path is not established.
-  kSHM,         ///< Host shared memory.
-  kNetSocket,   ///< NET/Socket: TCP.
-  kNetIB,       ///< NET/IB (InfiniBand/RoCE verbs, incl. IBext plugins).
-  kNetLibfabric,///< aws-ofi-nccl / EFA ("Libfabric", "AWS Libfabric", "OFI").
-  kNetOther,    ///< Any other net plugin.
-  kCollNet,     ///< COLLNET (SHARP, ...).
-  kNVLS,        ///< NVLink SHARP.
+  kNVL,        ///< P2P over NVLink/NVSwitch (proven by GRAPH lines, --topo, or NCCL_P2P_LEVEL=NVL).
+  kP2P,        ///< P2P over PCIe, or P2P whose path is not established.
+  kSHM,        ///< Host shared memory.
+  kNetSocket,  ///< NET/Socket: TCP.
+  kNetIB,      ///< NET/IB (InfiniBand/RoCE verbs, incl. IBext plugins).
+  kNetLibfabric,  ///< aws-ofi-nccl / EFA ("Libfabric", "AWS Libfabric", "OFI").
+  kNetOther,      ///< Any other net plugin.
+  kCollNet,       ///< COLLNET (SHARP, ...).
+  kNVLS,          ///< NVLink SHARP.
   kUnknown,
 };
 

@@ -41,7 +41,7 @@ struct EventContext {
 
 // ---- Versions and environment ------------------------------------------------------------------
 
-struct NcclVersion {        // "NCCL version 2.28.9+cuda13.0" (bare or INFO)
+struct NcclVersion {         // "NCCL version 2.28.9+cuda13.0" (bare or INFO)
   std::string_view version;  // "2.28.9"
   std::string_view suffix;   // "" or e.g. "a0" between patch and "+cuda"
   std::string_view cuda;     // "13.0", may be empty
@@ -62,9 +62,9 @@ struct CommConfig {  // "Comm config Blocking set to 1"
 // ---- Bootstrap, plugins, networks --------------------------------------------------------------
 
 struct NetInterface {
-  int index = -1;            // [i] where printed
-  std::string_view name;     // "eth0", "mlx5_0"
-  std::string_view address;  // "192.0.2.2<0>" (IB: port number as text)
+  int index = -1;               // [i] where printed
+  std::string_view name;        // "eth0", "mlx5_0"
+  std::string_view address;     // "192.0.2.2<0>" (IB: port number as text)
   std::string_view link_layer;  // IB: "IB"/"RoCE"
 };
 struct BootstrapInterface {  // "Bootstrap: Using eth0:192.0.2.2<0>"
@@ -81,16 +81,16 @@ struct InitTimings {  // "Init timings - ncclCommInitRankConfig: rank 1 nranks 4
 };
 
 enum class PluginAction : uint8_t {
-  kNotFound,      // "NET/Plugin: Could not find: libnccl-net.so", "No plugin found (...)"
-  kLoadError,     // "NET/Plugin: Plugin load returned ..." / "%s: dlerror"
-  kLoaded,        // "NET/Plugin: Loaded net plugin Libfabric (v8)", "Successfully loaded external plugin"
-  kInitialized,   // "Initialized NET plugin Socket"
-  kInitFailed,    // "Failed to initialize NET plugin IB"
-  kAssigned,      // "Assigned NET plugin Socket to comm"
-  kAllFailed,     // WARN "Failed to initialize any NET plugin"
-  kNameFromEnv,   // "NET/Plugin: Plugin name set by env to ..."
-  kUsingInternal, // "Using internal network plugin."
-  kSymbolMissing, // "Failed to find ncclCollNetPlugin_v9 symbol."
+  kNotFound,   // "NET/Plugin: Could not find: libnccl-net.so", "No plugin found (...)"
+  kLoadError,  // "NET/Plugin: Plugin load returned ..." / "%s: dlerror"
+  kLoaded,  // "NET/Plugin: Loaded net plugin Libfabric (v8)", "Successfully loaded external plugin"
+  kInitialized,    // "Initialized NET plugin Socket"
+  kInitFailed,     // "Failed to initialize NET plugin IB"
+  kAssigned,       // "Assigned NET plugin Socket to comm"
+  kAllFailed,      // WARN "Failed to initialize any NET plugin"
+  kNameFromEnv,    // "NET/Plugin: Plugin name set by env to ..."
+  kUsingInternal,  // "Using internal network plugin."
+  kSymbolMissing,  // "Failed to find ncclCollNetPlugin_v9 symbol."
 };
 struct PluginEvent {
   std::string_view kind;  // "NET", "TUNER", "PROFILER", "ENV", "COLL"
@@ -100,7 +100,8 @@ struct PluginEvent {
 struct UsingNetwork {  // "Using network Socket" / "Using network AWS Libfabric"
   std::string_view name;
 };
-struct IbDevices {  // "NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:..." or "NET/IB : No device found."
+struct IbDevices {  // "NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:..." or "NET/IB : No device
+                    // found."
   bool none_found = false;
   std::vector<NetInterface> devices;
   std::string_view oob;
@@ -110,25 +111,25 @@ struct SocketDevices {  // "NET/Socket : Using [0]eth0:192.0.2.2<0>"
 };
 struct GdrStatus {  // "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and per-GPU variants
   bool enabled = false;
-  std::string_view net;     // "IB", "Socket", plugin name; empty for per-GPU lines
+  std::string_view net;  // "IB", "Socket", plugin name; empty for per-GPU lines
   int hca = -1;
   std::string_view device;  // 'mlx5_0'
   std::string_view gpu;     // per-GPU form: GPU id as printed
 };
 enum class OfiKind : uint8_t {
-  kInitializing,        // "NET/OFI Initializing aws-ofi-nccl 1.13.0-aws"
-  kLibfabricVersion,    // "NET/OFI Using Libfabric version 1.22"
-  kProviderSelected,    // "Selected provider is efa, fabric is efa (found 4 nics)"
-  kNoEligibleProviders, // "No eligible providers were found"
-  kInitFailed,          // "Initializing plugin failed", "aws-ofi-nccl initialization failed",
-                        // "Unable to find a protocol that worked", "fi_getinfo() call failed"
-  kPlatform,            // "Running on p4d.24xlarge platform, topology file ..."
-  kProviderFilter,      // "Setting provider_filter to efa"
-  kProtocol,            // "Using transport protocol SENDRECV (platform set)"
-  kEnvAdded,            // "Adding NCCL_PROTO=simple to environment"
-  kGdrDisabled,         // "GDR disabled on GDR-supported instance type ...", "disabling GDR"
-  kRequestError,        // "Request 0x... completed with error"
-  kOther,               // any other NET/OFI line
+  kInitializing,         // "NET/OFI Initializing aws-ofi-nccl 1.13.0-aws"
+  kLibfabricVersion,     // "NET/OFI Using Libfabric version 1.22"
+  kProviderSelected,     // "Selected provider is efa, fabric is efa (found 4 nics)"
+  kNoEligibleProviders,  // "No eligible providers were found"
+  kInitFailed,           // "Initializing plugin failed", "aws-ofi-nccl initialization failed",
+                         // "Unable to find a protocol that worked", "fi_getinfo() call failed"
+  kPlatform,             // "Running on p4d.24xlarge platform, topology file ..."
+  kProviderFilter,       // "Setting provider_filter to efa"
+  kProtocol,             // "Using transport protocol SENDRECV (platform set)"
+  kEnvAdded,             // "Adding NCCL_PROTO=simple to environment"
+  kGdrDisabled,          // "GDR disabled on GDR-supported instance type ...", "disabling GDR"
+  kRequestError,         // "Request 0x... completed with error"
+  kOther,                // any other NET/OFI line
 };
 struct OfiEvent {
   OfiKind kind = OfiKind::kOther;
@@ -142,7 +143,7 @@ struct OfiEvent {
 enum class InitPhase : uint8_t { kStart, kComplete };
 struct CommInit {  // "ncclCommInitRankConfig comm 0x.. rank 0 nranks 4 ... - Init START/COMPLETE"
   InitPhase phase = InitPhase::kStart;
-  std::string_view api;  // may be empty (old versions)
+  std::string_view api;   // may be empty (old versions)
   std::string_view comm;  // "0x35468120"
   int rank = -1, nranks = 0, cuda_dev = -1, nvml_dev = -1;
   std::string_view bus_id;  // as printed ("60", "1b000")
@@ -167,7 +168,7 @@ struct RingOrder {  // "Channel 00/24 : 0 1 2 3" (printed by rank 0 only)
   bool cut = false;  // ended in "..."
 };
 struct TreeTopology {  // "Trees [0] 2/-1/-1->1->0 [1] ..."
-  int channels = 0;  // number of [i] items
+  int channels = 0;    // number of [i] items
 };
 struct GraphRing {  // GRAPH "Ring 00 : 3 -> 0 -> 1"
   int channel = -1, prev = -1, me = -1, next = -1;
@@ -175,7 +176,7 @@ struct GraphRing {  // GRAPH "Ring 00 : 3 -> 0 -> 1"
 struct ChannelCounts {  // "24 coll channels, 24 collnet channels, 0 nvls channels, 32 p2p ..."
   int coll = -1, collnet = -1, nvls = -1, p2p = -1, p2p_per_peer = -1;
 };
-struct ConnectedAll {  // "Connected all rings, use ring PXN 0 GDR 1" / "Connected all trees"
+struct ConnectedAll {     // "Connected all rings, use ring PXN 0 GDR 1" / "Connected all trees"
   std::string_view what;  // "rings", "trees", "NVLS tree", "CollNet", "binomial trees"
   int pxn = -1, gdr = -1;
 };
@@ -189,17 +190,17 @@ enum class TransportType : uint8_t { kP2P, kSHM, kNET, kCOLLNET, kOther };
 /// The text after ` via `, split into its parts (see nccl-log-formats.md §2).
 struct TransportSpec {
   TransportType type = TransportType::kOther;
-  std::string_view mode;      // P2P: CUMEM/IPC/direct pointer/MNNVL/common device/indirect;
-                              // SHM: "direct/direct", "CE/direct", "direct shared memory"
-  bool read = false;          // P2P "/read"
-  bool ce = false;            // copy engine "/CE" (P2P) or CE on either SHM side
-  int via_rank = -1;          // P2P/indirect/R[D]
-  std::string_view net;       // NET/COLLNET name: "IB", "Socket", "AWS Libfabric", "IBext_v8", "SHARP"
-  int net_dev = -1;           // NET device index
-  int proxy_rank = -1;        // PXN "(N)"
+  std::string_view mode;  // P2P: CUMEM/IPC/direct pointer/MNNVL/common device/indirect;
+                          // SHM: "direct/direct", "CE/direct", "direct shared memory"
+  bool read = false;      // P2P "/read"
+  bool ce = false;        // copy engine "/CE" (P2P) or CE on either SHM side
+  int via_rank = -1;      // P2P/indirect/R[D]
+  std::string_view net;   // NET/COLLNET name: "IB", "Socket", "AWS Libfabric", "IBext_v8", "SHARP"
+  int net_dev = -1;       // NET device index
+  int proxy_rank = -1;    // PXN "(N)"
   bool gdrdma = false;
-  bool pci = false;           // "(PCI)"
-  bool shared = false;        // "/Shared"
+  bool pci = false;     // "(PCI)"
+  bool shared = false;  // "/Shared"
 };
 struct Connection {  // "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM"
   ConnKind kind = ConnKind::kChannel;
@@ -216,7 +217,8 @@ struct Connection {  // "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM"
 
 // ---- Graph/topology search (subsys GRAPH) ------------------------------------------------------
 
-struct GraphPattern {  // "Pattern 4, crossNic 0, nChannels 24, bw 40.0/40.0, type NVL/PIX, sameChannels 1"
+struct GraphPattern {  // "Pattern 4, crossNic 0, nChannels 24, bw 40.0/40.0, type NVL/PIX,
+                       // sameChannels 1"
   int pattern = -1, cross_nic = -1, nchannels = 0, same_channels = -1;
   double bw_intra = 0, bw_inter = 0;
   std::string_view type_intra;  // "NVL", "PIX", "SYS", ...
@@ -228,7 +230,7 @@ struct GraphPathHop {
   double bw = 0;
   std::string_view type;  // "NVL", "PHB", "LOC", ...
 };
-struct GraphPaths {  // "GPU/0-60 :GPU/0-70 (2/370.8/NVL) NVS/0-0 (1/370.8/NVL) ..."
+struct GraphPaths {       // "GPU/0-60 :GPU/0-70 (2/370.8/NVL) NVS/0-0 (1/370.8/NVL) ..."
   std::string_view from;  // "GPU/0-60"
   std::vector<GraphPathHop> to;
 };
@@ -239,7 +241,8 @@ struct P2pDisabled {  // "P2P is disabled between [NVLINK ]connected GPUs 0 and 
 
 // ---- Collectives -------------------------------------------------------------------------------
 
-struct Collective {  // "AllReduce: opCount 5 sendbuff ... count N datatype 7 op 0 root 0 comm 0x.. [nranks=4] stream .."
+struct Collective {  // "AllReduce: opCount 5 sendbuff ... count N datatype 7 op 0 root 0 comm 0x..
+                     // [nranks=4] stream .."
   std::string_view op;
   uint64_t op_count = 0;
   uint64_t count = 0;
@@ -255,7 +258,18 @@ struct CollAlgo {  // "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channe
 // ---- Warnings and errors -----------------------------------------------------------------------
 
 enum class WarnCategory : uint8_t {
-  kShm, kCuda, kSocket, kBootstrap, kIb, kProxy, kPlugin, kOfi, kSyscall, kNvls, kCollNet, kOther
+  kShm,
+  kCuda,
+  kSocket,
+  kBootstrap,
+  kIb,
+  kProxy,
+  kPlugin,
+  kOfi,
+  kSyscall,
+  kNvls,
+  kCollNet,
+  kOther
 };
 struct Warning {  // any "NCCL WARN" line (and NOWARN-downgraded known failure text)
   WarnCategory category = WarnCategory::kOther;
@@ -269,7 +283,8 @@ struct ErrorTrail {  // "init.cc:421 -> 5" / "group.cc:76 -> 5 [Async thread]"
 
 // ---- Framework (PyTorch ProcessGroupNCCL) lines -------------------------------------------------
 
-struct WatchdogTimeout {  // "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=6, ...)"
+struct WatchdogTimeout {  // "[Rank 0] Watchdog caught collective operation timeout:
+                          // WorkNCCL(SeqNum=6, ...)"
   int rank = -1;
   int64_t seq = -1;
   std::string_view op_type;
@@ -281,7 +296,8 @@ struct WorkProgress {  // "... last enqueued work: 6, last completed work: 1" (a
   std::string_view pg_desc;  // "default_pg"
   int64_t failed_seq = -1, last_enqueued = -1, last_completed = -1;
 };
-struct FrameworkNcclError {  // "NCCL error in: file:93, unhandled system error (...), NCCL version 2.28.9"
+struct FrameworkNcclError {  // "NCCL error in: file:93, unhandled system error (...), NCCL
+                             // version 2.28.9"
   std::string_view where;
   std::string_view reason;
   std::string_view nccl_version;
@@ -318,12 +334,11 @@ struct Unrecognized {
 
 using EventData =
     std::variant<NcclVersion, CudaDriverVersion, EnvSetting, CommConfig, BootstrapInterface,
-                 BootstrapTimings, InitTimings, PluginEvent, UsingNetwork, IbDevices,
-                 SocketDevices, GdrStatus, OfiEvent, CommInit, CommEnd, CommTopology, RingOrder,
-                 TreeTopology, GraphRing, ChannelCounts, ConnectedAll, Connection, GraphPattern,
-                 GraphPaths, P2pDisabled, Collective, CollAlgo, Warning, ErrorTrail,
-                 WatchdogTimeout, WorkProgress, FrameworkNcclError, FrameworkEvent, KnownNoise,
-                 Unrecognized>;
+                 BootstrapTimings, InitTimings, PluginEvent, UsingNetwork, IbDevices, SocketDevices,
+                 GdrStatus, OfiEvent, CommInit, CommEnd, CommTopology, RingOrder, TreeTopology,
+                 GraphRing, ChannelCounts, ConnectedAll, Connection, GraphPattern, GraphPaths,
+                 P2pDisabled, Collective, CollAlgo, Warning, ErrorTrail, WatchdogTimeout,
+                 WorkProgress, FrameworkNcclError, FrameworkEvent, KnownNoise, Unrecognized>;
 
 struct Event {
   EventContext ctx;

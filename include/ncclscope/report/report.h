@@ -19,9 +19,9 @@ struct ReportInput {
 };
 
 struct ReportOptions {
-  bool color = false;        ///< ANSI colours (text format, TTY only unless --color always).
-  int matrix_max_ranks = 16; ///< Rank × rank matrix up to this size; host × host beyond.
-  bool verbose = false;      ///< Text: list every link instead of summaries.
+  bool color = false;         ///< ANSI colours (text format, TTY only unless --color always).
+  int matrix_max_ranks = 16;  ///< Rank × rank matrix up to this size; host × host beyond.
+  bool verbose = false;       ///< Text: list every link instead of summaries.
 };
 
 /// Writes a report in one format.

@@ -21,9 +21,9 @@ std::optional<Severity> ParseSeverity(std::string_view name);
 struct Finding {
   std::string rule;  ///< Rule id, e.g. "socket-fallback".
   Severity severity = Severity::kWarning;
-  std::string title;    ///< One line, the rule's title or a specialisation of it.
-  std::string message;  ///< What was found, with numbers, ranks and hosts.
-  std::string fix;      ///< What to do about it.
+  std::string title;               ///< One line, the rule's title or a specialisation of it.
+  std::string message;             ///< What was found, with numbers, ranks and hosts.
+  std::string fix;                 ///< What to do about it.
   std::vector<Evidence> evidence;  ///< A few lines (at most ~5), not thousands.
   std::vector<int> ranks;          ///< Ranks concerned (global ranks where known).
   std::vector<std::string> hosts;

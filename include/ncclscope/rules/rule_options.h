@@ -5,7 +5,7 @@
 namespace ncclscope {
 
 struct RuleOptions {
-  double slow_init_seconds = 10.0;  ///< slow-init: bootstrap/init total above this.
+  double slow_init_seconds = 10.0;        ///< slow-init: bootstrap/init total above this.
   double slow_init_outlier_factor = 5.0;  ///< ... or this many times the median of the others.
 };
 
