@@ -1,4 +1,6 @@
 // `ncclscope analyze`: run the pipeline, then write the report and exit code (ReportAnalysis).
+#include <unistd.h>
+
 #include "ncclscope/analysis/analyze.h"
 #include "ncclscope/analysis/progress.h"
 #include "ncclscope/cli/commands.h"
@@ -21,6 +23,12 @@ int RunAnalyze(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostrea
     aopts.progress = [&meter](const std::string& name, uint64_t done, int64_t total) {
       meter.Update(name, done, total);
     };
+  }
+  const bool reads_stdin =
+      opts.inputs.empty() || (opts.inputs.size() == 1 && opts.inputs[0] == "-");
+  if (reads_stdin && !opts.quiet && isatty(STDIN_FILENO)) {
+    err << "ncclscope: reading the log from the terminal (end with Ctrl-D); pass files or pipe "
+           "`kubectl logs ...` into ncclscope\n";
   }
   AnalysisResult result;
   if (s.ok()) s = Analyze(aopts, &result);
