@@ -144,7 +144,10 @@ void WriteTimeline(const Job& job, const std::vector<TimelineEntry>& tl, std::os
     out << fmt::format("    ... and {} more (see --format json)\n", tl.size() - kMaxTimeline);
   }
   std::map<std::string, const TimelineEntry*> per_host;
-  for (const TimelineEntry& e : tl) per_host.emplace(e.host.empty() ? "?" : e.host, &e);
+  // Lines without a host (framework lines without a [rankN] prefix) cannot be placed on one.
+  for (const TimelineEntry& e : tl) {
+    if (!e.host.empty()) per_host.emplace(e.host, &e);
+  }
   if (per_host.size() < 2) return;
   out << "  first error per host:\n";
   for (const auto& [host, e] : per_host) {
