@@ -197,6 +197,9 @@ struct Folder {
     if (proc >= 0) OnInitTimings(job, st, proc, e);
   }
   void operator()(const PluginEvent& e) {
+    // A WARN the parser typed as a plugin event is still a warning: keep it with the others so
+    // the timeline and nccl-warn see every WARN line.
+    if (ctx.level == Level::kWarn) AddWarning(job, st, proc, ctx, Warning{WarnCategory::kPlugin, ctx.body});
     Process* p = P();
     if (!p) return;
     for (const auto& n : p->plugins) {
@@ -242,6 +245,7 @@ struct Folder {
     (e.enabled ? p->gdr_enabled_nics : p->gdr_disabled_nics)++;
   }
   void operator()(const OfiEvent& e) {
+    if (ctx.level == Level::kWarn) AddWarning(job, st, proc, ctx, Warning{WarnCategory::kOfi, ctx.body});
     Process* p = P();
     if (!p) return;
     if (e.kind == OfiKind::kOther && p->ofi.size() >= 32) return;

@@ -180,6 +180,17 @@ TEST(Cli, TopoLetsP2pDisabledSayTheGpusHaveNvlink) {
   EXPECT_TRUE(said);
 }
 
+TEST(Cli, TimelinePutsTheRootCauseWarnFirstEvenWhenItIsAPluginEvent) {
+  // force_ib.log: "NCCL WARN Failed to initialize any NET plugin" (line 21) precedes the error
+  // trail and the DistBackendError cascade.
+  auto r = RunTool("--format json " + Corpus("h200x4/force_ib.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_FALSE(j["timeline"].empty());
+  EXPECT_EQ(j["timeline"][0]["line"], 21);
+  EXPECT_EQ(j["timeline"][0]["first_failure"], true);
+}
+
 TEST(Cli, BadTopoFileIsAUsageError) {
   EXPECT_EQ(
       RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code,
