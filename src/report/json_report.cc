@@ -1,6 +1,7 @@
 #include "ncclscope/report/json_report.h"
 
 #include "ncclscope/model/link_summary.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
 #include "ncclscope/report/rank_table.h"
@@ -177,6 +178,42 @@ json JsonFinding(const Job& job, const Finding& f) {
               {"suspect_hosts", f.suspect_hosts}};
 }
 
+namespace {
+
+/// Per process group: each rank's watchdog/progress state and the suspects.
+json JsonWatchdog(const Job& job) {
+  json groups = json::array();
+  for (const WatchdogGroup& g : BuildWatchdogGroups(job)) {
+    json rows = json::array();
+    for (const WatchdogRow& r : g.rows) {
+      const Process* p = r.process >= 0 ? &job.processes[r.process] : nullptr;
+      auto opt = [](int64_t v) { return v >= 0 ? json(v) : json(nullptr); };
+      rows.push_back({{"rank", r.rank},
+                      {"host", p ? json(p->hostname) : json(nullptr)},
+                      {"pid", p ? json(p->pid) : json(nullptr)},
+                      {"reported", r.reported},
+                      {"timed_out", r.timed_out},
+                      {"timeout_seq", opt(r.timeout_seq)},
+                      {"op_type", r.op_type.empty() ? json(nullptr) : json(r.op_type)},
+                      {"last_enqueued", opt(r.last_enqueued)},
+                      {"last_completed", opt(r.last_completed)},
+                      {"suspect", r.suspect},
+                      {"why", r.why.empty() ? json(nullptr) : json(r.why)}});
+    }
+    groups.push_back({{"pg_id", g.pg_id},
+                      {"pg_desc", g.pg_desc.empty() ? json(nullptr) : json(g.pg_desc)},
+                      {"timeout_seq", g.timeout_seq >= 0 ? json(g.timeout_seq) : json(nullptr)},
+                      {"op_type", g.op_type.empty() ? json(nullptr) : json(g.op_type)},
+                      {"timed_out", g.timed_out},
+                      {"silent", g.silent},
+                      {"suspects", g.suspects},
+                      {"ranks", rows}});
+  }
+  return groups;
+}
+
+}  // namespace
+
 json JsonReport(const ReportInput& in) {
   const Job& job = in.job;
   json inputs = json::array();
@@ -251,6 +288,7 @@ json JsonReport(const ReportInput& in) {
               {"nccl_versions", job.nccl_versions},
               {"hosts", hosts},
               {"ranks", RankTableJson(job)},
+              {"watchdog", JsonWatchdog(job)},
               {"communicators", comms},
               {"links", links},
               {"findings", findings},

@@ -191,6 +191,24 @@ TEST(Cli, TimelinePutsTheRootCauseWarnFirstEvenWhenItIsAPluginEvent) {
   EXPECT_EQ(j["timeline"][0]["first_failure"], true);
 }
 
+TEST(Cli, HangLogNamesRankThreeAsTheWatchdogSuspect) {
+  auto r = RunTool("--format json " + Corpus("h200x4/hang.log"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_EQ(j["watchdog"].size(), 1u);
+  EXPECT_EQ(j["watchdog"][0]["suspects"], nlohmann::json::array({3}));
+  EXPECT_EQ(j["watchdog"][0]["timeout_seq"], 6);
+  bool finding = false;
+  for (const auto& f : j["findings"]) {
+    if (f["rule"] == "watchdog-timeout") {
+      finding = true;
+      EXPECT_EQ(f["suspect_ranks"], nlohmann::json::array({3}));
+      EXPECT_EQ(f["suspect_hosts"], nlohmann::json::array({"vm"}));
+    }
+  }
+  EXPECT_TRUE(finding);
+}
+
 TEST(Cli, BadTopoFileIsAUsageError) {
   EXPECT_EQ(
       RunTool("--topo " + Corpus("h200x4/default.log") + " " + Corpus("h200x4/default.log")).code,
