@@ -57,6 +57,38 @@ size_t ScanLine(const char* p, size_t n, bool* special) {
 }
 
 /// Whether p[0, n) holds a special byte (for the rare paths: cut lines, last line at EOF).
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NCCLSCOPE_HAVE_AVX2_SCAN 1
+/// ScanLine with 32-byte AVX2 compares; chosen at run time when the CPU has AVX2.
+__attribute__((target("avx2"))) size_t ScanLineAvx2(const char* p, size_t n, bool* special) {
+  size_t i = 0;
+  const __m256i nl = _mm256_set1_epi8('\n');
+  const __m256i esc = _mm256_set1_epi8(0x1b);
+  const __m256i zero = _mm256_setzero_si256();
+  while (i + 32 <= n) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const unsigned m_nl = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)));
+    const unsigned m_sp = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, zero), _mm256_cmpeq_epi8(v, esc)), v)));
+    if (m_nl != 0) {
+      const unsigned pos = static_cast<unsigned>(__builtin_ctz(m_nl));
+      if (pos > 0 && (m_sp & ((1u << pos) - 1)) != 0) *special = true;
+      return i + pos;
+    }
+    if (m_sp != 0) *special = true;
+    i += 32;
+  }
+  // The tail (< 32 bytes) goes through the 16-byte scanner.
+  return i + ScanLine(p + i, n - i, special);
+}
+
+bool CpuHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+
 bool HasSpecial(const char* p, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     if (IsSpecial(p[i])) return true;
@@ -114,7 +146,13 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
     char* start = buf_.data() + begin_;
     if (window > scanned_) {
       bool special = false;
+#if defined(NCCLSCOPE_HAVE_AVX2_SCAN)
+      const size_t off = CpuHasAvx2()
+                             ? ScanLineAvx2(start + scanned_, window - scanned_, &special)
+                             : ScanLine(start + scanned_, window - scanned_, &special);
+#else
       const size_t off = ScanLine(start + scanned_, window - scanned_, &special);
+#endif
       scanned_special_ = scanned_special_ || special;
       if (off < window - scanned_) {
         size_t len = scanned_ + off;
