@@ -114,7 +114,7 @@ class TextCursor {
 
   /// Reads a (possibly negative) decimal integer (as std::from_chars would).
   template <typename T>
-  bool ReadInt(T* out) {
+  [[gnu::always_inline]] bool ReadInt(T* out) {
     const size_t k = DigitRun(s_.data(), s_.size());
     if (k > 0 && k <= static_cast<size_t>(std::numeric_limits<T>::digits10)) {
       *out = DigitsValue<T>(s_.data(), k);
