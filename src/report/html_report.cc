@@ -55,11 +55,6 @@ svg.graph{max-width:100%;height:auto;border:1px solid #e5e7eb;border-radius:6px;
 
 std::string E(std::string_view s) { return XmlEscape(s); }
 
-std::string EvidenceLine(const Job& job, const Evidence& e) {
-  return fmt::format("{}:{}: {}", e.source < job.sources.size() ? job.sources[e.source].name : "?",
-                     e.line, e.text);
-}
-
 void WriteSummary(const ReportInput& in, std::ostream& out) {
   const Job& job = in.job;
   const JobHeadline h = MakeJobHeadline(in);

@@ -1,9 +1,9 @@
 #include "ncclscope/report/json_report.h"
 
 #include "ncclscope/model/link_summary.h"
-#include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/report/rank_table.h"
 #include "ncclscope/rules/warn_filter.h"
 
@@ -13,9 +13,7 @@ namespace {
 using nlohmann::json;
 
 json JsonEvidence(const Job& job, const Evidence& e) {
-  return json{{"source", e.source < job.sources.size() ? job.sources[e.source].name : ""},
-              {"line", e.line},
-              {"text", e.text}};
+  return json{{"source", job.SourceName(e.source, "")}, {"line", e.line}, {"text", e.text}};
 }
 
 std::string_view PathName(P2pPath p) {
@@ -55,7 +53,7 @@ json TimelineJson(const Job& job) {
     arr.push_back({{"host", e.host.empty() ? json(nullptr) : json(e.host)},
                    {"rank", e.rank >= 0 ? json(e.rank) : json(nullptr)},
                    {"time", e.time.empty() ? json(nullptr) : json(e.time)},
-                   {"source", e.source < job.sources.size() ? job.sources[e.source].name : ""},
+                   {"source", job.SourceName(e.source, "")},
                    {"line", e.line},
                    {"text", e.text},
                    {"kind", e.kind},

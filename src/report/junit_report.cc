@@ -11,11 +11,6 @@
 namespace ncclscope {
 namespace {
 
-std::string EvidenceLine(const Job& job, const Evidence& e) {
-  return fmt::format("{}:{}: {}", e.source < job.sources.size() ? job.sources[e.source].name : "?",
-                     e.line, e.text);
-}
-
 /// Plain-text account of findings: severity, title, message, evidence, fix.
 std::string FindingsText(const Job& job, const std::vector<const Finding*>& findings) {
   std::string out;

@@ -32,8 +32,7 @@ std::string ClassCounts(const std::map<TransportClass, int>& m) {
 }
 
 std::string EvidenceName(const Job& job, const Evidence& e) {
-  return fmt::format("{}:{}", e.source < job.sources.size() ? job.sources[e.source].name : "?",
-                     e.line);
+  return fmt::format("{}:{}", job.SourceName(e.source), e.line);
 }
 
 void WriteHeader(const ReportInput& in, std::ostream& out) {

@@ -74,8 +74,7 @@ nlohmann::json RankTableJson(const Job& job) {
           r.bootstrap_seconds >= 0 ? nlohmann::json(r.bootstrap_seconds) : nlohmann::json()},
          {"init_seconds", r.init_seconds >= 0 ? nlohmann::json(r.init_seconds) : nlohmann::json()},
          {"last_line",
-          {{"source",
-            r.last_line.source < job.sources.size() ? job.sources[r.last_line.source].name : ""},
+          {{"source", job.SourceName(r.last_line.source, "")},
            {"line", r.last_line.line},
            {"text", r.last_line.text}}}});
   }
@@ -99,8 +98,7 @@ void WriteRankTableText(const Job& job, std::ostream& out) {
   out << "\nlast NCCL line of each process:\n";
   for (const auto& r : rows) {
     if (r.last_line.text.empty()) continue;
-    std::string src =
-        r.last_line.source < job.sources.size() ? job.sources[r.last_line.source].name : "";
+    std::string_view src = job.SourceName(r.last_line.source, "");
     out << fmt::format("  rank {:>3}  {}:{}: {}\n",
                        r.global_rank >= 0 ? std::to_string(r.global_rank) : "?", src,
                        r.last_line.line, r.last_line.text);

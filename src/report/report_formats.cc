@@ -11,6 +11,10 @@
 
 namespace ncclscope {
 
+std::string EvidenceLine(const Job& job, const Evidence& e) {
+  return std::string(job.SourceName(e.source)) + ":" + std::to_string(e.line) + ": " + e.text;
+}
+
 const std::vector<ReportFormat>& ReportFormats() {
   static const std::vector<ReportFormat> formats = {
       {"text", "human-readable summary (default)", WriteTextReport},

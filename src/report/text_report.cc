@@ -350,8 +350,7 @@ void WriteFindings(const ReportInput& in, const Palette& pal, std::ostream& out)
       out << fmt::format("          suspect ranks: {}\n", RankList(f.suspect_ranks));
     for (const auto& e : f.evidence) {
       std::string text = e.text.size() > 200 ? e.text.substr(0, 200) + "..." : e.text;
-      out << fmt::format("          {}{}:{}:{} {}\n", pal.dim(),
-                         e.source < job.sources.size() ? job.sources[e.source].name : "?", e.line,
+      out << fmt::format("          {}{}:{}:{} {}\n", pal.dim(), job.SourceName(e.source), e.line,
                          pal.reset(), text);
     }
     if (!f.fix.empty())

@@ -22,7 +22,7 @@ std::string Clip(const std::string& s) {
 }
 
 std::string Where(const Job& job, uint32_t source, uint64_t line) {
-  return fmt::format("{}:{}", source < job.sources.size() ? job.sources[source].name : "?", line);
+  return fmt::format("{}:{}", job.SourceName(source), line);
 }
 
 std::string Num(int64_t v) { return v >= 0 ? std::to_string(v) : "-"; }

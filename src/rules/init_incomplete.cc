@@ -62,8 +62,8 @@ class InitIncompleteRule : public BasicRule {
           AddEvidence(&stuck, last);
           if (!last.text.empty() && quotes.size() < 4) {
             quotes.push_back("rank " + std::to_string(g) + " (" + HostPid(job, cr.process) + ") " +
-                             job.SourceName(last.source) + ":" + std::to_string(last.line) +
-                             ": \"" + last.text + "\"");
+                             std::string(job.SourceName(last.source)) + ":" +
+                             std::to_string(last.line) + ": \"" + last.text + "\"");
           }
         }
         if (blame_absent) {

@@ -62,8 +62,8 @@ class WatchdogTimeoutRule : public BasicRule {
           AddEvidence(&f, p.last_line);
           part += " " + r.why;
           if (!p.last_line.text.empty()) {
-            part += "; its last NCCL line (" + job.SourceName(p.last_line.source) + ":" +
-                    std::to_string(p.last_line.line) + "): \"" + p.last_line.text + "\"";
+            part += "; its last NCCL line (" + std::string(job.SourceName(p.last_line.source)) +
+                    ":" + std::to_string(p.last_line.line) + "): \"" + p.last_line.text + "\"";
           }
         } else {
           part += " " + r.why;

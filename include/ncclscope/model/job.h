@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ncclscope/model/transport_class.h"
@@ -239,8 +240,11 @@ struct Job {
   JobStats stats;
   bool topo_given = false;  ///< An nvidia-smi topo matrix was supplied (--topo).
 
-  /// Evidence "source:line" name for a source index.
-  const std::string& SourceName(uint32_t source) const { return sources.at(source).name; }
+  /// Display name of a source index, or `missing` when the index is out of range (evidence of
+  /// an empty job).
+  std::string_view SourceName(uint32_t source, std::string_view missing = "?") const {
+    return source < sources.size() ? std::string_view(sources[source].name) : missing;
+  }
 };
 
 }  // namespace ncclscope

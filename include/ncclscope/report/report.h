@@ -3,6 +3,7 @@
 #define NCCLSCOPE_REPORT_REPORT_H_
 
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct ReportFormat {
   std::string_view description;
   ReportWriter write;
 };
+
+/// "source:line: text" of one evidence line, as the plain-text-like writers print it.
+std::string EvidenceLine(const Job& job, const Evidence& e);
 
 /// Every format, in help order.
 const std::vector<ReportFormat>& ReportFormats();
