@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -36,7 +37,26 @@ struct ProcComm {
   std::string ptr;
 };
 
+/// The text of a process's last line, copied on every line of the process: a plain buffer that
+/// only grows (a memcpy per line, where std::string::assign costs several times more). Moved into
+/// Process::last_line.text when the job is finished.
+class LineText {
+ public:
+  void Set(std::string_view text) {
+    if (text.size() > buf_.size()) buf_.resize(text.size() < 256 ? 256 : text.size() * 2);
+    if (!text.empty()) std::memcpy(buf_.data(), text.data(), text.size());
+    size_ = text.size();
+  }
+  std::string_view view() const { return {buf_.data(), size_}; }
+  bool set() const { return size_ > 0 || !buf_.empty(); }
+
+ private:
+  std::vector<char> buf_;
+  size_t size_ = 0;
+};
+
 struct ProcState {
+  LineText last_text;  ///< Process::last_line.text, kept here until FinishJob.
   std::vector<ProcComm> comms;
   int current = -1;  ///< Index into comms of the most recently active membership.
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
@@ -62,9 +82,16 @@ struct LinkBucketHash {
 };
 
 struct JobBuilder::State {
-  // Processes by pid, then hostname; plus a one-entry cache for consecutive lines.
+  // Processes by pid, then hostname; plus a one-entry cache for consecutive lines and a small
+  // direct-mapped cache by pid for interleaved processes (entries are verified, -1 when empty).
   std::unordered_map<uint32_t, std::vector<std::pair<std::string, int>>> proc_by_pid;
   int last_proc = -1;
+  static constexpr size_t kProcCacheSize = 64;
+  std::array<int, kProcCacheSize> proc_cache = [] {
+    std::array<int, kProcCacheSize> a{};
+    a.fill(-1);
+    return a;
+  }();
   std::vector<ProcState> procs;
 
   std::unordered_map<std::string, int> comm_by_id;

@@ -2,6 +2,8 @@
 // framework lines. Communicators and links are in comm_tracker.cc; Finish in job_finish.cc.
 #include "ncclscope/model/job_builder.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cctype>
 
@@ -21,14 +23,26 @@ Evidence MakeTimedEvidence(const EventContext& ctx) {
   return e;
 }
 
+namespace {
+
+bool SameProcess(const Process& p, const EventContext& ctx) {
+  return p.pid == ctx.pid && p.hostname.size() == ctx.host.size() &&
+         std::memcmp(p.hostname.data(), ctx.host.data(), ctx.host.size()) == 0;
+}
+
+size_t ProcCacheSlot(uint32_t pid) {
+  return (pid * 2654435761u) >> 26 & (JobBuilder::State::kProcCacheSize - 1);
+}
+
+}  // namespace
+
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
-  if (st->last_proc >= 0) {
-    const Process& p = job->processes[st->last_proc];
-    if (p.pid == ctx.pid && p.hostname == ctx.host) return st->last_proc;
-  }
+  if (st->last_proc >= 0 && SameProcess(job->processes[st->last_proc], ctx)) return st->last_proc;
+  int& cached = st->proc_cache[ProcCacheSlot(ctx.pid)];
+  if (cached >= 0 && SameProcess(job->processes[cached], ctx)) return st->last_proc = cached;
   auto& bucket = st->proc_by_pid[ctx.pid];
   for (const auto& [host, idx] : bucket) {
-    if (host == ctx.host) return st->last_proc = idx;
+    if (host == ctx.host) return st->last_proc = cached = idx;
   }
   int idx = static_cast<int>(job->processes.size());
   Process p;
@@ -39,7 +53,7 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   job->processes.push_back(std::move(p));
   st->procs.emplace_back();
   bucket.emplace_back(std::string(ctx.host), idx);
-  return st->last_proc = idx;
+  return st->last_proc = cached = idx;
 }
 
 namespace {
@@ -389,7 +403,7 @@ void JobBuilder::Add(const Event& event) {
     if (p.sources.empty() || p.last_line.source != ctx.source) p.sources.insert(ctx.source);
     p.last_line.source = ctx.source;
     p.last_line.line = ctx.line;
-    p.last_line.text.assign(ctx.text);
+    state_->procs[proc].last_text.Set(ctx.text);
     if (ctx.dev >= 0 && std::holds_alternative<CommInit>(event.data))
       p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
   }
@@ -411,6 +425,11 @@ namespace {
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  for (size_t i = 0; i < state->procs.size() && i < job->processes.size(); ++i) {
+    if (state->procs[i].last_text.set()) {
+      job->processes[i].last_line.text = std::string(state->procs[i].last_text.view());
+    }
+  }
   for (size_t i = 0; i < state->events_by_index.size(); ++i) {
     if (state->events_by_index[i] == 0) continue;
     job->stats.events_by_type[std::string(EventTypeName(EventOfIndex(i)))] =

@@ -36,33 +36,55 @@ void SplitLocation(std::string_view pre, Level level, EventContext* ctx) {
 
 }  // namespace
 
+namespace {
+
+// Reads the decimal number at p[0, end) into *out: false unless it has 1 to 9 digits (so it fits
+// in 32 bits, as NCCL's pids, tids and devices do). One fused loop: this runs three times on every
+// NCCL line.
+template <typename T>
+[[gnu::always_inline]] inline bool ReadSmallInt(const char** p, const char* end, T* out) {
+  const char* q = *p;
+  uint32_t v = 0;
+  int n = 0;
+  while (q < end && IsDigit(*q)) {
+    v = v * 10 + static_cast<uint32_t>(*q - '0');
+    ++q;
+    if (++n > 9) return false;
+  }
+  if (n == 0) return false;
+  *out = static_cast<T>(v);
+  *p = q;
+  return true;
+}
+
+}  // namespace
+
 bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
-  TextCursor c(text);
+  const char* p = text.data();
+  const char* const end = p + text.size();
   // Optional timestamp: any bracketed text followed by a space (format is configurable).
-  if (c.Peek() == '[') {
-    std::string_view rest = c.rest();
-    size_t close = rest.find("] ");
+  if (p < end && *p == '[') {
+    size_t close = text.find("] ");
     if (close == std::string_view::npos) return false;
-    ctx->timestamp = rest.substr(1, close - 1);
-    c.Skip(close + 2);
+    ctx->timestamp = text.substr(1, close - 1);
+    p += close + 2;
   }
-  // host:pid:tid — host has no ':' or blank.
-  // One pass: the first ':' within 256 bytes, with no blank before it.
-  std::string_view rest = c.rest();
-  const size_t limit = rest.size() < 256 ? rest.size() : 256;
-  size_t colon = 0;
-  while (colon < limit) {
-    const char ch = rest[colon];
-    if (ch == ':') break;
-    if (ch == ' ' || ch == '\t') return false;
-    ++colon;
+  // host:pid:tid — host has no ':' or blank; the first ':' within 256 bytes.
+  const char* const host = p;
+  const char* const limit = end - p < 256 ? end : p + 256;
+  while (p < limit && *p != ':') {
+    if (*p == ' ' || *p == '\t') return false;
+    ++p;
   }
-  if (colon == 0 || colon == limit) return false;
-  std::string_view host = rest.substr(0, colon);
-  c.Skip(colon + 1);
+  if (p == host || p == limit) return false;
+  const std::string_view host_view(host, static_cast<size_t>(p - host));
+  ++p;
   uint32_t pid = 0, tid = 0;
-  if (!IsDigit(c.Peek()) || !c.ReadInt(&pid) || !c.Eat(':')) return false;
-  if (!IsDigit(c.Peek()) || !c.ReadInt(&tid) || !c.Eat(' ')) return false;
+  if (!ReadSmallInt(&p, end, &pid) || p == end || *p != ':') return false;
+  ++p;
+  if (!ReadSmallInt(&p, end, &tid) || p == end || *p != ' ') return false;
+  ++p;
+  TextCursor c(std::string_view(p, static_cast<size_t>(end - p)));
   int dev = -1;
   if (c.Eat("NCCL CALL")) {
     ctx->level = Level::kCall;
@@ -100,7 +122,7 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
       c.Eat(' ');
     }
   }
-  ctx->host = host;
+  ctx->host = host_view;
   ctx->pid = pid;
   ctx->tid = tid;
   ctx->dev = dev;

@@ -1,6 +1,9 @@
 // Known NCCL message families that carry nothing the analysis uses. A static prefix table scanned
 // with a first-byte check, plus two shape rules (location-led allocation lines and the GRAPH
 // "%2d :" channel listings). No regex.
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "body_parsers.h"
@@ -128,11 +131,43 @@ bool IsGraphChannelList(std::string_view body) {
   return IsDigit(c.Peek()) && c.ReadInt(&n) && c.Eat(" :");
 }
 
+// kNoise's entries grouped by first byte, in table order within a group (a stable counting
+// sort, done at compile time): a lookup tries only the entries that can match.
+constexpr size_t kNoiseCount = std::size(kNoise);
+static_assert(kNoiseCount < 256, "NoiseIndex stores entry numbers in a byte");
+
+struct NoiseIndex {
+  uint8_t begin[257] = {};        ///< Entries of first byte b: order[begin[b] .. begin[b + 1]).
+  uint8_t order[kNoiseCount] = {};
+};
+
+constexpr NoiseIndex BuildNoiseIndex() {
+  NoiseIndex index;
+  size_t count[256] = {};
+  for (const NoisePrefix& p : kNoise) ++count[static_cast<uint8_t>(p.prefix.front())];
+  size_t next[256] = {};
+  size_t sum = 0;
+  for (size_t b = 0; b < 256; ++b) {
+    index.begin[b] = static_cast<uint8_t>(sum);
+    next[b] = sum;
+    sum += count[b];
+  }
+  index.begin[256] = static_cast<uint8_t>(sum);
+  for (size_t i = 0; i < kNoiseCount; ++i) {
+    const auto b = static_cast<uint8_t>(kNoise[i].prefix.front());
+    index.order[next[b]++] = static_cast<uint8_t>(i);
+  }
+  return index;
+}
+
+constexpr NoiseIndex kNoiseIndex = BuildNoiseIndex();
+
 std::string_view LookupPrefix(std::string_view body) {
   if (body.empty()) return {};
-  const char first = body.front();
-  for (const NoisePrefix& p : kNoise) {
-    if (p.prefix.front() == first && StartsWith(body, p.prefix)) return p.family;
+  const auto first = static_cast<uint8_t>(body.front());
+  for (size_t k = kNoiseIndex.begin[first]; k < kNoiseIndex.begin[first + 1]; ++k) {
+    const NoisePrefix& p = kNoise[kNoiseIndex.order[k]];
+    if (StartsWith(body, p.prefix)) return p.family;
   }
   return {};
 }

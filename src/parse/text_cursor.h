@@ -13,15 +13,51 @@
 
 namespace ncclscope::parse_internal {
 
+/// Loads `sizeof(T)` bytes from `p` (any alignment).
+template <typename T>
+[[gnu::always_inline]] inline T LoadWord(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// True if the N-1 bytes at `p` equal the string literal `lit` (the caller checked the length).
+/// Compared in 8- or 4-byte words, the last word overlapping the one before: with a literal the
+/// words are constants, so a 9-byte keyword costs two loads and compares, where GCC calls the
+/// library's memcmp for most lengths.
+template <size_t N>
+[[gnu::always_inline]] inline bool LiteralAt(const char* p, const char (&lit)[N]) {
+  constexpr size_t n = N - 1;
+  if constexpr (n == 0) {
+    return true;
+  } else if constexpr (n < 4) {
+    for (size_t i = 0; i < n; ++i) {
+      if (p[i] != lit[i]) return false;
+    }
+    return true;
+  } else if constexpr (n < 8) {
+    return LoadWord<uint32_t>(p) == LoadWord<uint32_t>(lit) &&
+           LoadWord<uint32_t>(p + n - 4) == LoadWord<uint32_t>(lit + n - 4);
+  } else {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      if (LoadWord<uint64_t>(p + i) != LoadWord<uint64_t>(lit + i)) return false;
+    }
+    if constexpr (n % 8 != 0) {
+      return LoadWord<uint64_t>(p + n - 8) == LoadWord<uint64_t>(lit + n - 8);
+    }
+    return true;
+  }
+}
+
 /// True if `s` begins with `prefix`. (memcmp for equality only: the compiler expands it inline
 /// for literal prefixes, where string_view::compare would call the library.)
 inline bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
-/// StartsWith for a string literal: the length is a constant, so memcmp is expanded inline.
+/// StartsWith for a string literal: a constant length, compared word by word (LiteralAt).
 template <size_t N>
-inline bool StartsWith(std::string_view s, const char (&prefix)[N]) {
-  return s.size() >= N - 1 && std::memcmp(s.data(), prefix, N - 1) == 0;
+[[gnu::always_inline]] inline bool StartsWith(std::string_view s, const char (&prefix)[N]) {
+  return s.size() >= N - 1 && LiteralAt(s.data(), prefix);
 }
 /// True if `s` equals `lit` (see StartsWith).
 inline bool Equals(std::string_view s, std::string_view lit) {
@@ -100,8 +136,8 @@ class TextCursor {
   }
   /// Consumes the string literal `lit` if the text starts with it (inline constant memcmp).
   template <size_t N>
-  bool Eat(const char (&lit)[N]) {
-    if (s_.size() < N - 1 || std::memcmp(s_.data(), lit, N - 1) != 0) return false;
+  [[gnu::always_inline]] bool Eat(const char (&lit)[N]) {
+    if (s_.size() < N - 1 || !LiteralAt(s_.data(), lit)) return false;
     s_.remove_prefix(N - 1);
     return true;
   }
