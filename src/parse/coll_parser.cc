@@ -47,7 +47,8 @@ void ReadCollFields(TextCursor* c, Collective* coll) {
   }
 }
 
-/// Skips a token (up to the next space) with memchr: pointers are long, and vectorised.
+/// Skips a token (up to the next space) with memchr: pointers are 10-18 bytes, where the
+/// library's vector search takes fewer instructions than a word-at-a-time loop.
 bool SkipToken(TextCursor* c) {
   std::string_view r = c->rest();
   const void* sp = std::memchr(r.data(), ' ', r.size());
@@ -67,7 +68,7 @@ bool ReadCollFieldsFast(TextCursor c, Collective* coll) {
     return false;
   std::string_view r = c.rest();
   const void* sp = std::memchr(r.data(), ' ', r.size());
-  size_t n = sp ? static_cast<size_t>(static_cast<const char*>(sp) - r.data()) : r.size();
+  const size_t n = sp ? static_cast<size_t>(static_cast<const char*>(sp) - r.data()) : r.size();
   coll->comm = r.substr(0, n);
   c.Skip(n);
   if (!c.Eat(" [nranks=") || !c.ReadInt(&coll->nranks) || !c.Eat(']')) return false;

@@ -5,6 +5,8 @@
 
 #include <string_view>
 
+#include "ncclscope/base/byte_words.h"
+
 #include "body_parsers.h"
 #include "text_cursor.h"
 
@@ -46,17 +48,11 @@ struct BodyShape {
 BodyShape ShapeOf(std::string_view body) {
   BodyShape s;
   s.first = body.front();
-  size_t sp = 0;
-  while (sp < body.size() && body[sp] != ' ') ++sp;
+  const size_t sp = byte_words::FindByte(body.data(), body.size(), ' ');
   s.after_token = body.substr(sp);
   s.token_ends_in_digit = sp > 0 && parse_internal::IsDigit(body[sp - 1]);
   const size_t head = body.size() < 20 ? body.size() : 20;
-  for (size_t i = 0; i < head; ++i) {
-    if (body[i] == '/') {
-      s.slash_in_head = true;
-      break;
-    }
-  }
+  s.slash_in_head = byte_words::FindByte(body.data(), head, '/') < head;
   return s;
 }
 
@@ -135,7 +131,11 @@ LineParser::~LineParser() = default;
 
 ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   EventContext& ctx = event->ctx;
-  ctx = EventContext{};
+  // Every field: the prefix parser sets host, pid, tid, dev, level and body on success.
+  ctx.timestamp = {};
+  ctx.location = {};
+  ctx.function = {};
+  ctx.torch_rank = -1;
   ctx.source = line.source;
   ctx.line = line.number;
   ctx.text = line.text;

@@ -3,7 +3,10 @@
 //   [timestamp] host:pid:tid [dev] file:line [(function)] NCCL WARN body
 //   host:pid:tid [dev] 12.345 function:line NCCL TRACE body
 //   host:pid:tid NCCL CALL body
+#include <cstdint>
 #include <string_view>
+
+#include "ncclscope/base/byte_words.h"
 
 #include "body_parsers.h"
 #include "text_cursor.h"
@@ -44,6 +47,16 @@ namespace {
 template <typename T>
 [[gnu::always_inline]] inline bool ReadSmallInt(const char** p, const char* end, T* out) {
   const char* q = *p;
+  if (end - q >= 8) {  // up to 7 digits read as one word
+    const uint64_t w = byte_words::Load8(q);
+    const int n = byte_words::LeadingDigits(w);
+    if (n == 0) return false;
+    if (n < 8) {
+      *out = static_cast<T>(byte_words::DigitsValue(w, n));
+      *p = q + n;
+      return true;
+    }
+  }
   uint32_t v = 0;
   int n = 0;
   while (q < end && IsDigit(*q)) {
@@ -72,6 +85,17 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
   // host:pid:tid — host has no ':' or blank; the first ':' within 256 bytes.
   const char* const host = p;
   const char* const limit = end - p < 256 ? end : p + 256;
+  // Eight bytes at a time while they fit, then byte by byte.
+  using byte_words::BytesEqual;
+  while (p + 8 <= limit) {
+    const uint64_t w = byte_words::Load8(p);
+    const uint64_t stop = BytesEqual(w, ':') | BytesEqual(w, ' ') | BytesEqual(w, '\t');
+    if (stop != 0) {
+      p += byte_words::FirstMarked(stop);
+      break;
+    }
+    p += 8;
+  }
   while (p < limit && *p != ':') {
     if (*p == ' ' || *p == '\t') return false;
     ++p;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "body_parsers.h"
+#include "ncclscope/base/byte_words.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
@@ -139,6 +140,10 @@ static_assert(kNoiseCount < 256, "NoiseIndex stores entry numbers in a byte");
 struct NoiseIndex {
   uint8_t begin[257] = {};        ///< Entries of first byte b: order[begin[b] .. begin[b + 1]).
   uint8_t order[kNoiseCount] = {};
+  /// Per entry (table order): its first 8 bytes as a little-endian word and the mask of the
+  /// bytes it has, so a body's first word is checked against an entry in one compare.
+  uint64_t head[kNoiseCount] = {};
+  uint64_t head_mask[kNoiseCount] = {};
 };
 
 constexpr NoiseIndex BuildNoiseIndex() {
@@ -156,6 +161,11 @@ constexpr NoiseIndex BuildNoiseIndex() {
   for (size_t i = 0; i < kNoiseCount; ++i) {
     const auto b = static_cast<uint8_t>(kNoise[i].prefix.front());
     index.order[next[b]++] = static_cast<uint8_t>(i);
+    const std::string_view prefix = kNoise[i].prefix;
+    for (size_t k = 0; k < prefix.size() && k < 8; ++k) {
+      index.head[i] |= uint64_t{static_cast<uint8_t>(prefix[k])} << (8 * k);
+      index.head_mask[i] |= uint64_t{0xFF} << (8 * k);
+    }
   }
   return index;
 }
@@ -165,7 +175,19 @@ constexpr NoiseIndex kNoiseIndex = BuildNoiseIndex();
 std::string_view LookupPrefix(std::string_view body) {
   if (body.empty()) return {};
   const auto first = static_cast<uint8_t>(body.front());
-  for (size_t k = kNoiseIndex.begin[first]; k < kNoiseIndex.begin[first + 1]; ++k) {
+  const size_t begin = kNoiseIndex.begin[first];
+  const size_t end = kNoiseIndex.begin[first + 1];
+  if (body.size() >= 8) {
+    const uint64_t w = byte_words::Load8(body.data());
+    for (size_t k = begin; k < end; ++k) {
+      const size_t i = kNoiseIndex.order[k];
+      if ((w & kNoiseIndex.head_mask[i]) != kNoiseIndex.head[i]) continue;
+      const std::string_view prefix = kNoise[i].prefix;
+      if (prefix.size() <= 8 || StartsWith(body, prefix)) return kNoise[i].family;
+    }
+    return {};
+  }
+  for (size_t k = begin; k < end; ++k) {
     const NoisePrefix& p = kNoise[kNoiseIndex.order[k]];
     if (StartsWith(body, p.prefix)) return p.family;
   }

@@ -11,6 +11,8 @@
 #include <limits>
 #include <string_view>
 
+#include "ncclscope/base/byte_words.h"
+
 namespace ncclscope::parse_internal {
 
 /// Loads `sizeof(T)` bytes from `p` (any alignment).
@@ -148,12 +150,22 @@ class TextCursor {
     return true;
   }
 
-  /// Reads a (possibly negative) decimal integer (as std::from_chars would).
+  /// Reads a (possibly negative) decimal integer (as std::from_chars would). Up to digits10
+  /// digits are read by one fused loop (no overflow possible); longer or signed numbers go
+  /// through std::from_chars.
   template <typename T>
   [[gnu::always_inline]] bool ReadInt(T* out) {
-    const size_t k = DigitRun(s_.data(), s_.size());
-    if (k > 0 && k <= static_cast<size_t>(std::numeric_limits<T>::digits10)) {
-      *out = DigitsValue<T>(s_.data(), k);
+    constexpr size_t kMax = static_cast<size_t>(std::numeric_limits<T>::digits10);
+    const char* p = s_.data();
+    const size_t n = s_.size() < kMax ? s_.size() : kMax;
+    size_t k = 0;
+    T v = 0;
+    while (k < n && IsDigit(p[k])) {
+      v = static_cast<T>(v * 10 + (p[k] - '0'));
+      ++k;
+    }
+    if (k > 0 && (k == s_.size() || !IsDigit(p[k]))) {
+      *out = v;
       s_.remove_prefix(k);
       return true;
     }
@@ -166,6 +178,31 @@ class TextCursor {
   bool ReadHex(uint64_t* out) {
     TextCursor save = *this;
     Eat("0x");
+    // Up to 15 hex digits cannot overflow: one loop; longer runs go through std::from_chars.
+    {
+      const size_t n = s_.size() < 16 ? s_.size() : 16;
+      uint64_t v = 0;
+      size_t k = 0;
+      for (; k < n; ++k) {
+        const char ch = s_[k];
+        unsigned d;
+        if (ch >= '0' && ch <= '9') {
+          d = static_cast<unsigned>(ch - '0');
+        } else if (ch >= 'a' && ch <= 'f') {
+          d = static_cast<unsigned>(ch - 'a' + 10);
+        } else if (ch >= 'A' && ch <= 'F') {
+          d = static_cast<unsigned>(ch - 'A' + 10);
+        } else {
+          break;
+        }
+        v = v << 4 | d;
+      }
+      if (k > 0 && k < 16) {
+        *out = v;
+        s_.remove_prefix(k);
+        return true;
+      }
+    }
     auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, 16);
     if (r.ec != std::errc()) {
       *this = save;
@@ -182,10 +219,9 @@ class TextCursor {
     return true;
   }
   /// Reads up to (not including) the next space or the end; empty if at a space. Tokens are
-  /// short, so a plain loop beats a memchr call.
+  /// short, so a word-at-a-time scan beats a memchr call.
   std::string_view ReadToken() {
-    size_t p = 0;
-    while (p < s_.size() && s_[p] != ' ') ++p;
+    const size_t p = byte_words::FindByte(s_.data(), s_.size(), ' ');
     std::string_view t = s_.substr(0, p);
     s_.remove_prefix(p);
     return t;
