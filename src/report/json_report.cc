@@ -96,11 +96,11 @@ json JsonComm(const Job& job, const Communicator& c, const CommLinkSummary* s) {
          {"nranks", c.nranks},
          {"nnodes", c.nnodes >= 0 ? json(c.nnodes) : json(nullptr)},
          {"local_ranks", c.local_ranks >= 0 ? json(c.local_ranks) : json(nullptr)},
-         {"ranks_seen", ranks_seen},
+         {"ranks_seen", std::move(ranks_seen)},
          {"ranks_missing", ranks_missing},
-         {"ranks_incomplete", incomplete},
+         {"ranks_incomplete", std::move(incomplete)},
          {"init_complete", all_complete && ranks_missing.empty()},
-         {"hosts", hosts},
+         {"hosts", std::move(hosts)},
          {"nchannels", c.nchannels >= 0 ? json(c.nchannels) : json(nullptr)},
          {"rings", c.rings.size()},
          {"graph_type", c.graph_intra_type.empty()
@@ -135,8 +135,8 @@ json JsonLink(const Job& job, const Link& l) {
          {"dst", l.dst},
          {"global_src", GlobalRank(job, l.comm, l.src)},
          {"global_dst", GlobalRank(job, l.comm, l.dst)},
-         {"channels", channels},
-         {"conn_indexes", conn},
+         {"channels", std::move(channels)},
+         {"conn_indexes", std::move(conn)},
          {"direction", direction},
          {"raw", l.raw},
          {"transport", TransportClassName(l.cls)},
@@ -167,7 +167,7 @@ json JsonFinding(const Job& job, const Finding& f) {
               {"severity", SeverityName(f.severity)},
               {"title", f.title},
               {"message", f.message},
-              {"evidence", ev},
+              {"evidence", std::move(ev)},
               {"fix", f.fix},
               {"ranks", f.ranks},
               {"hosts", f.hosts},
@@ -205,7 +205,7 @@ json JsonWatchdog(const Job& job) {
                       {"timed_out", g.timed_out},
                       {"silent", g.silent},
                       {"suspects", g.suspects},
-                      {"ranks", rows}});
+                      {"ranks", std::move(rows)}});
   }
   return groups;
 }
@@ -248,7 +248,7 @@ json JsonReport(const ReportInput& in) {
     hosts.push_back({{"name", h.name},
                      {"address", h.address.empty() ? json(nullptr) : json(h.address)},
                      {"nodes", h.nodes},
-                     {"processes", procs}});
+                     {"processes", std::move(procs)}});
   }
 
   auto summaries = SummarizeLinks(job);
@@ -277,21 +277,22 @@ json JsonReport(const ReportInput& in) {
              {"events_by_type", by_type}};
   json unrec = json::array();
   for (const auto& e : job.unrecognized_samples) unrec.push_back(JsonEvidence(job, e));
-  stats["unrecognized_samples"] = unrec;
+  stats["unrecognized_samples"] = std::move(unrec);
 
+  // Moved, not copied, into the report: links and communicators are most of a large job's report.
   return json{{"schema_version", kJsonSchemaVersion},
               {"tool", {{"name", "ncclscope"}, {"version", NCCLSCOPE_VERSION}}},
-              {"inputs", inputs},
-              {"input_problems", problems},
+              {"inputs", std::move(inputs)},
+              {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
-              {"hosts", hosts},
+              {"hosts", std::move(hosts)},
               {"ranks", RankTableJson(job)},
               {"watchdog", JsonWatchdog(job)},
-              {"communicators", comms},
-              {"links", links},
-              {"findings", findings},
-              {"timeline", timeline},
-              {"stats", stats}};
+              {"communicators", std::move(comms)},
+              {"links", std::move(links)},
+              {"findings", std::move(findings)},
+              {"timeline", std::move(timeline)},
+              {"stats", std::move(stats)}};
 }
 
 void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {

@@ -23,11 +23,13 @@ std::string Secs(double s) {
   return buf;
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+/// Median of `sorted` without its element at index `skip` (0 when nothing is left). One sort for
+/// all samples instead of one per sample: jobs have thousands of communicator ranks.
+double MedianWithout(const std::vector<double>& sorted, size_t skip) {
+  const size_t n = sorted.size() - 1;  // elements left
+  if (n == 0) return 0;
+  auto at = [&](size_t k) { return sorted[k < skip ? k : k + 1]; };
+  return n % 2 == 1 ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
 }
 
 class SlowInitRule : public BasicRule {
@@ -72,16 +74,18 @@ class SlowInitRule : public BasicRule {
  private:
   static void Evaluate(const RuleContext& ctx, const Job& job, const std::vector<Sample>& samples,
                        Finding* f, std::vector<std::string>* parts) {
-    std::vector<double> all;
-    for (const Sample& s : samples) all.push_back(s.seconds);
+    std::vector<double> sorted;
+    for (const Sample& s : samples) sorted.push_back(s.seconds);
+    std::sort(sorted.begin(), sorted.end());
     size_t reported = 0;
     for (size_t i = 0; i < samples.size(); ++i) {
       const Sample& s = samples[i];
-      std::vector<double> others = all;
-      others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
-      double med = Median(others);
+      // The median of the other samples: drop one copy of this sample's value.
+      const size_t at = static_cast<size_t>(
+          std::lower_bound(sorted.begin(), sorted.end(), s.seconds) - sorted.begin());
+      double med = MedianWithout(sorted, at);
       bool over = s.seconds > ctx.options.slow_init_seconds;
-      bool outlier = !others.empty() &&
+      bool outlier = samples.size() > 1 &&
                      s.seconds >= std::max(2.0, ctx.options.slow_init_seconds / 2) &&
                      s.seconds > ctx.options.slow_init_outlier_factor * std::max(med, 0.01);
       if (!over && !outlier) continue;
