@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "builder_state.h"
+#include "ncclscope/base/byte_words.h"
 
 namespace ncclscope {
 
@@ -26,8 +27,18 @@ Evidence MakeTimedEvidence(const EventContext& ctx) {
 namespace {
 
 bool SameProcess(const Process& p, const EventContext& ctx) {
-  return p.pid == ctx.pid && p.hostname.size() == ctx.host.size() &&
-         std::memcmp(p.hostname.data(), ctx.host.data(), ctx.host.size()) == 0;
+  if (p.pid != ctx.pid || p.hostname.size() != ctx.host.size()) return false;
+  const char* a = p.hostname.data();
+  const char* b = ctx.host.data();
+  size_t n = ctx.host.size();
+  // Host names are short: compare in words without a library call.
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    if (byte_words::Load8(a) != byte_words::Load8(b)) return false;
+  }
+  for (; n > 0; --n, ++a, ++b) {
+    if (*a != *b) return false;
+  }
+  return true;
 }
 
 size_t ProcCacheSlot(uint32_t pid) {

@@ -42,6 +42,7 @@ struct BodyShape {
   char first = 0;
   std::string_view after_token;  ///< Text from the first space on ("" when none).
   bool token_ends_in_digit = false;
+  bool token_ends_in_colon = false;
   bool slash_in_head = false;  ///< A '/' within the first 20 bytes (plugin names "X/Plugin").
 };
 
@@ -51,6 +52,7 @@ BodyShape ShapeOf(std::string_view body) {
   const size_t sp = byte_words::FindByte(body.data(), body.size(), ' ');
   s.after_token = body.substr(sp);
   s.token_ends_in_digit = sp > 0 && parse_internal::IsDigit(body[sp - 1]);
+  s.token_ends_in_colon = sp > 0 && body[sp - 1] == ':';
   const size_t head = body.size() < 20 ? body.size() : 20;
   s.slash_in_head = byte_words::FindByte(body.data(), head, '/') < head;
   return s;
@@ -81,11 +83,12 @@ void DispatchInfo(std::string_view body, Level level, EventData* data) {
     return;
   }
   const char first = body.front();
-  // Hot path: connection lines and COLL lines.
+  const BodyShape shape = ShapeOf(body);
+  // Hot path: connection lines and COLL lines ("<Op>: ...": the first token ends in ':').
   if (first == 'C' || first == 'R') {
     if (ParseConnection(body, data)) return;
   }
-  if (IsUpper(first) && ParseCollective(body, data)) return;
+  if (IsUpper(first) && shape.token_ends_in_colon && ParseCollective(body, data)) return;
   switch (first) {
     case 'C':
       if (ParseRingOrder(body, data)) return;
@@ -99,7 +102,6 @@ void DispatchInfo(std::string_view body, Level level, EventData* data) {
     default:
       break;
   }
-  const BodyShape shape = ShapeOf(body);
   // ParseEnv: "cudaDriverVersion N", "Comm config X set to V", "NAME set [by environment] to V".
   const bool may_be_env =
       first == 'c' || first == 'C' || StartsWith(shape.after_token, " set ");

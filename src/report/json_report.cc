@@ -1,5 +1,11 @@
 #include "ncclscope/report/json_report.h"
 
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ncclscope/report/json_stream.h"
+
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
@@ -63,7 +69,6 @@ json TimelineJson(const Job& job) {
   return arr;
 }
 
-json OptionalBool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
 
 json ClassCounts(const std::map<TransportClass, int>& m) {
   json o = json::object();
@@ -121,44 +126,107 @@ json JsonComm(const Job& job, const Communicator& c, const CommLinkSummary* s) {
 
 }  // namespace
 
-json JsonLink(const Job& job, const Link& l) {
-  std::string direction = l.send_side && l.receive_side ? "both"
-                          : l.receive_side              ? "receive"
-                                                        : "send";
-  json channels = json::array();
-  for (int c : l.channels) channels.push_back(c);
-  json conn = json::array();
-  for (int c : l.conn_indexes) conn.push_back(c);
-  json j{{"comm", l.comm >= 0 ? json(job.comms[l.comm].id) : json(nullptr)},
-         {"attribution", AttributionName(l.attribution)},
-         {"src", l.src},
-         {"dst", l.dst},
-         {"global_src", GlobalRank(job, l.comm, l.src)},
-         {"global_dst", GlobalRank(job, l.comm, l.dst)},
-         {"channels", std::move(channels)},
-         {"conn_indexes", std::move(conn)},
-         {"direction", direction},
-         {"raw", l.raw},
-         {"transport", TransportClassName(l.cls)},
-         {"path", l.path == P2pPath::kNotApplicable ? json(nullptr) : json(PathName(l.path))},
-         {"path_evidence", l.path_evidence.empty() ? json(nullptr) : json(l.path_evidence)},
-         {"hardware_path", l.hardware_path == P2pPath::kNotApplicable
-                               ? json(nullptr)
-                               : json(PathName(l.hardware_path))},
-         {"gdrdma", l.gdrdma},
-         {"shared", l.shared},
-         {"read", l.read},
-         {"ce", l.ce},
-         {"mode", l.mode.empty() ? json(nullptr) : json(l.mode)},
-         {"net", l.net.empty() ? json(nullptr) : json(l.net)},
-         {"net_dev", l.net_dev >= 0 ? json(l.net_dev) : json(nullptr)},
-         {"proxy_rank", l.proxy_rank >= 0 ? json(l.proxy_rank) : json(nullptr)},
-         {"intra_node", OptionalBool(l.intra_node)},
-         {"same_physical_host", OptionalBool(l.same_physical_host)},
-         {"lines", l.lines},
-         {"evidence", JsonEvidence(job, l.first)}};
-  return j;
+namespace {
+
+void WriteOptionalString(JsonStream* js, std::string_view key, std::string_view v) {
+  js->Key(key);
+  if (v.empty()) {
+    js->Null();
+  } else {
+    js->String(v);
+  }
 }
+
+void WriteOptionalInt(JsonStream* js, std::string_view key, int v) {
+  js->Key(key);
+  if (v >= 0) {
+    js->Int(v);
+  } else {
+    js->Null();
+  }
+}
+
+void WriteOptionalBool(JsonStream* js, std::string_view key, const std::optional<bool>& v) {
+  js->Key(key);
+  if (v) {
+    js->Bool(*v);
+  } else {
+    js->Null();
+  }
+}
+
+template <typename Ints>
+void WriteIntArray(JsonStream* js, std::string_view key, const Ints& values) {
+  js->Key(key);
+  js->BeginArray();
+  for (int v : values) js->Int(v);
+  js->EndArray();
+}
+
+/// One link, keys in byte order (the order a JSON document would print them in).
+void WriteLink(JsonStream* js, const Job& job, const Link& l) {
+  const std::string_view direction = l.send_side && l.receive_side ? "both"
+                                     : l.receive_side              ? "receive"
+                                                                   : "send";
+  js->BeginObject();
+  js->Key("attribution");
+  js->String(AttributionName(l.attribution));
+  js->Key("ce");
+  js->Bool(l.ce);
+  WriteIntArray(js, "channels", l.channels);
+  WriteOptionalString(js, "comm", l.comm >= 0 ? std::string_view(job.comms[l.comm].id) : "");
+  WriteIntArray(js, "conn_indexes", l.conn_indexes);
+  js->Key("direction");
+  js->String(direction);
+  js->Key("dst");
+  js->Int(l.dst);
+  js->Key("evidence");
+  js->BeginObject();
+  js->Key("line");
+  js->Uint(l.first.line);
+  js->Key("source");
+  js->String(job.SourceName(l.first.source, ""));
+  js->Key("text");
+  js->String(l.first.text);
+  js->EndObject();
+  js->Key("gdrdma");
+  js->Bool(l.gdrdma);
+  js->Key("global_dst");
+  js->Int(GlobalRank(job, l.comm, l.dst));
+  js->Key("global_src");
+  js->Int(GlobalRank(job, l.comm, l.src));
+  WriteOptionalString(js, "hardware_path", PathName(l.hardware_path));
+  WriteOptionalBool(js, "intra_node", l.intra_node);
+  js->Key("lines");
+  js->Uint(l.lines);
+  WriteOptionalString(js, "mode", l.mode);
+  WriteOptionalString(js, "net", l.net);
+  WriteOptionalInt(js, "net_dev", l.net_dev);
+  WriteOptionalString(js, "path", PathName(l.path));
+  WriteOptionalString(js, "path_evidence", l.path_evidence);
+  WriteOptionalInt(js, "proxy_rank", l.proxy_rank);
+  js->Key("raw");
+  js->String(l.raw);
+  js->Key("read");
+  js->Bool(l.read);
+  WriteOptionalBool(js, "same_physical_host", l.same_physical_host);
+  js->Key("shared");
+  js->Bool(l.shared);
+  js->Key("src");
+  js->Int(l.src);
+  js->Key("transport");
+  js->String(TransportClassName(l.cls));
+  js->EndObject();
+}
+
+/// The "links" array, streamed: links are most of a large job's report.
+void WriteLinks(JsonStream* js, const Job& job) {
+  js->BeginArray();
+  for (const Link& l : job.links) WriteLink(js, job, l);
+  js->EndArray();
+}
+
+}  // namespace
 
 json JsonFinding(const Job& job, const Finding& f) {
   json ev = json::array();
@@ -212,7 +280,10 @@ json JsonWatchdog(const Job& job) {
 
 }  // namespace
 
-json JsonReport(const ReportInput& in) {
+namespace {
+
+/// The report without "links" (see WriteLinks).
+json ReportWithoutLinks(const ReportInput& in) {
   const Job& job = in.job;
   json inputs = json::array();
   const std::vector<SourceOwners> owners = OwnersOfSources(job);
@@ -259,8 +330,6 @@ json JsonReport(const ReportInput& in) {
     auto it = by_comm.find(static_cast<int>(i));
     comms.push_back(JsonComm(job, job.comms[i], it == by_comm.end() ? nullptr : it->second));
   }
-  json links = json::array();
-  for (const auto& l : job.links) links.push_back(JsonLink(job, l));
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
   json timeline = TimelineJson(job);
@@ -289,14 +358,44 @@ json JsonReport(const ReportInput& in) {
               {"ranks", RankTableJson(job)},
               {"watchdog", JsonWatchdog(job)},
               {"communicators", std::move(comms)},
-              {"links", std::move(links)},
               {"findings", std::move(findings)},
               {"timeline", std::move(timeline)},
               {"stats", std::move(stats)}};
 }
 
+}  // namespace
+
+json JsonReport(const ReportInput& in) {
+  json report = ReportWithoutLinks(in);
+  std::string links;
+  JsonStream js(&links);
+  WriteLinks(&js, in.job);
+  report["links"] = json::parse(links);
+  return report;
+}
+
 void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
-  out << JsonReport(in).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  const json report = ReportWithoutLinks(in);
+  std::string text;
+  JsonStream js(&text);
+  js.BeginObject();
+  bool links_written = false;
+  for (const auto& [key, value] : report.items()) {
+    if (!links_written && key > "links") {
+      js.Key("links");
+      WriteLinks(&js, in.job);
+      links_written = true;
+    }
+    js.Key(key);
+    js.Value(value);
+  }
+  if (!links_written) {
+    js.Key("links");
+    WriteLinks(&js, in.job);
+  }
+  js.EndObject();
+  text.push_back('\n');
+  out << text;
 }
 
 }  // namespace ncclscope

@@ -14,8 +14,8 @@ inline constexpr int kJsonSchemaVersion = 1;
 nlohmann::json JsonReport(const ReportInput& in);
 /// Individual parts, reused by other writers (summaries, HTML).
 nlohmann::json JsonFinding(const Job& job, const Finding& f);
-nlohmann::json JsonLink(const Job& job, const Link& l);
 
+/// JsonReport(in) printed with two-space indentation; links are streamed, not built as a tree.
 void WriteJsonReport(const ReportInput& in, const ReportOptions& opts, std::ostream& out);
 
 }  // namespace ncclscope

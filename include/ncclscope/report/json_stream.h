@@ -1,0 +1,58 @@
+// JsonStream: writes JSON text directly, formatted exactly as nlohmann::json::dump(2) formats the
+// same value (objects with their keys in byte order, one array element per line, "[]"/"{}" when
+// empty), so the large parts of a report (thousands of links) are written without building a
+// document tree first. Keys must be given in increasing byte order, as nlohmann's std::map would
+// print them; debug builds check it.
+#ifndef NCCLSCOPE_REPORT_JSON_STREAM_H_
+#define NCCLSCOPE_REPORT_JSON_STREAM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ncclscope {
+
+class JsonStream {
+ public:
+  /// Appends to *out. `level` is the indentation level of the first value (0 at the top).
+  explicit JsonStream(std::string* out, int level = 0) : out_(out), level_(level) {}
+
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  /// The next member's key (inside an object only).
+  void Key(std::string_view key);
+
+  void String(std::string_view s);
+  void Int(int64_t v);
+  void Uint(uint64_t v);
+  void Bool(bool v);
+  void Null();
+  /// Any document value, printed by nlohmann::json and indented to the current level.
+  void Value(const nlohmann::json& v);
+
+ private:
+  struct Frame {
+    bool object = false;
+    bool empty = true;
+    std::string last_key;  ///< Debug builds: keys must increase.
+  };
+  /// Separator and indentation before a value in an array, or nothing after a key.
+  void BeforeValue();
+  void Indent(int level);
+  /// `s` in quotes, escaped.
+  void Quoted(std::string_view s);
+
+  std::string* out_;
+  int level_;
+  std::vector<Frame> stack_;
+  bool after_key_ = false;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_REPORT_JSON_STREAM_H_

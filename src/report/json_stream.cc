@@ -1,0 +1,145 @@
+#include "ncclscope/report/json_stream.h"
+
+#include <cassert>
+#include <charconv>
+
+namespace ncclscope {
+namespace {
+
+constexpr int kIndent = 2;  // nlohmann::json::dump(2)
+
+/// True if `s` can be written between quotes as it is: printable ASCII without '"' or '\'.
+bool IsPlain(std::string_view s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void JsonStream::Indent(int level) { out_->append(static_cast<size_t>(level * kIndent), ' '); }
+
+void JsonStream::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (stack_.empty()) return;
+  Frame& f = stack_.back();
+  assert(!f.object && "a value inside an object needs a Key() first");
+  out_->append(f.empty ? "\n" : ",\n");
+  f.empty = false;
+  Indent(level_ + static_cast<int>(stack_.size()));
+}
+
+void JsonStream::Key(std::string_view key) {
+  assert(!stack_.empty() && stack_.back().object && !after_key_);
+  Frame& f = stack_.back();
+  assert((f.empty || key > f.last_key) && "keys must be written in byte order");
+#ifndef NDEBUG
+  f.last_key = std::string(key);
+#endif
+  out_->append(f.empty ? "\n" : ",\n");
+  f.empty = false;
+  Indent(level_ + static_cast<int>(stack_.size()));
+  Quoted(key);
+  out_->append(": ");
+  after_key_ = true;
+}
+
+void JsonStream::BeginObject() {
+  BeforeValue();
+  out_->push_back('{');
+  stack_.push_back(Frame{true, true, {}});
+}
+
+void JsonStream::BeginArray() {
+  BeforeValue();
+  out_->push_back('[');
+  stack_.push_back(Frame{false, true, {}});
+}
+
+void JsonStream::EndObject() {
+  assert(!stack_.empty() && stack_.back().object && !after_key_);
+  const bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) {
+    out_->push_back('\n');
+    Indent(level_ + static_cast<int>(stack_.size()));
+  }
+  out_->push_back('}');
+}
+
+void JsonStream::EndArray() {
+  assert(!stack_.empty() && !stack_.back().object);
+  const bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) {
+    out_->push_back('\n');
+    Indent(level_ + static_cast<int>(stack_.size()));
+  }
+  out_->push_back(']');
+}
+
+void JsonStream::String(std::string_view s) {
+  BeforeValue();
+  Quoted(s);
+}
+
+void JsonStream::Quoted(std::string_view s) {
+  if (IsPlain(s)) {
+    out_->push_back('"');
+    out_->append(s);
+    out_->push_back('"');
+    return;
+  }
+  // Escapes and invalid UTF-8 exactly as the rest of the report: nlohmann's own serializer.
+  out_->append(nlohmann::json(std::string(s)).dump(-1, ' ', false,
+                                                    nlohmann::json::error_handler_t::replace));
+}
+
+void JsonStream::Int(int64_t v) {
+  BeforeValue();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out_->append(buf, r.ptr);
+}
+
+void JsonStream::Uint(uint64_t v) {
+  BeforeValue();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out_->append(buf, r.ptr);
+}
+
+void JsonStream::Bool(bool v) {
+  BeforeValue();
+  out_->append(v ? "true" : "false");
+}
+
+void JsonStream::Null() {
+  BeforeValue();
+  out_->append("null");
+}
+
+void JsonStream::Value(const nlohmann::json& v) {
+  BeforeValue();
+  const std::string text = v.dump(kIndent, ' ', false, nlohmann::json::error_handler_t::replace);
+  const int level = level_ + static_cast<int>(stack_.size());
+  if (level == 0) {
+    out_->append(text);
+    return;
+  }
+  // Strings in dumped JSON never hold a raw newline, so every '\n' starts a line to indent.
+  size_t start = 0;
+  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+    out_->append(text, start, nl + 1 - start);
+    Indent(level);
+    start = nl + 1;
+  }
+  out_->append(text, start, std::string::npos);
+}
+
+}  // namespace ncclscope
