@@ -82,10 +82,9 @@ struct LinkBucketHash {
 };
 
 struct JobBuilder::State {
-  // Processes by pid, then hostname; plus a one-entry cache for consecutive lines and a small
-  // direct-mapped cache by pid for interleaved processes (entries are verified, -1 when empty).
+  // Processes by pid, then hostname; in front of it a small direct-mapped cache by pid for the
+  // interleaved lines of a few processes (entries are verified, -1 when empty).
   std::unordered_map<uint32_t, std::vector<std::pair<std::string, int>>> proc_by_pid;
-  int last_proc = -1;
   static constexpr size_t kProcCacheSize = 64;
   std::array<int, kProcCacheSize> proc_cache = [] {
     std::array<int, kProcCacheSize> a{};

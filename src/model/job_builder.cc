@@ -48,12 +48,11 @@ size_t ProcCacheSlot(uint32_t pid) {
 }  // namespace
 
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
-  if (st->last_proc >= 0 && SameProcess(job->processes[st->last_proc], ctx)) return st->last_proc;
   int& cached = st->proc_cache[ProcCacheSlot(ctx.pid)];
-  if (cached >= 0 && SameProcess(job->processes[cached], ctx)) return st->last_proc = cached;
+  if (cached >= 0 && SameProcess(job->processes[cached], ctx)) return cached;
   auto& bucket = st->proc_by_pid[ctx.pid];
   for (const auto& [host, idx] : bucket) {
-    if (host == ctx.host) return st->last_proc = cached = idx;
+    if (host == ctx.host) return cached = idx;
   }
   int idx = static_cast<int>(job->processes.size());
   Process p;
@@ -64,7 +63,7 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   job->processes.push_back(std::move(p));
   st->procs.emplace_back();
   bucket.emplace_back(std::string(ctx.host), idx);
-  return st->last_proc = cached = idx;
+  return cached = idx;
 }
 
 namespace {

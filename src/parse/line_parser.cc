@@ -43,8 +43,13 @@ struct BodyShape {
   std::string_view after_token;  ///< Text from the first space on ("" when none).
   bool token_ends_in_digit = false;
   bool token_ends_in_colon = false;
-  bool slash_in_head = false;  ///< A '/' within the first 20 bytes (plugin names "X/Plugin").
 };
+
+/// A '/' within the first 20 bytes (plugin names "X/Plugin").
+bool SlashInHead(std::string_view body) {
+  const size_t head = body.size() < 20 ? body.size() : 20;
+  return byte_words::FindByte(body.data(), head, '/') < head;
+}
 
 BodyShape ShapeOf(std::string_view body) {
   BodyShape s;
@@ -53,13 +58,11 @@ BodyShape ShapeOf(std::string_view body) {
   s.after_token = body.substr(sp);
   s.token_ends_in_digit = sp > 0 && parse_internal::IsDigit(body[sp - 1]);
   s.token_ends_in_colon = sp > 0 && body[sp - 1] == ':';
-  const size_t head = body.size() < 20 ? body.size() : 20;
-  s.slash_in_head = byte_words::FindByte(body.data(), head, '/') < head;
   return s;
 }
 
 // ParseNet's families: its own first-byte switch, plus "X/Plugin" names in the head.
-bool MayBeNet(const BodyShape& s) {
+bool MayBeNet(std::string_view body, const BodyShape& s) {
   switch (s.first) {
     case 'B':
     case 'U':
@@ -71,7 +74,7 @@ bool MayBeNet(const BodyShape& s) {
     case 'N':
       return true;
     default:
-      return s.slash_in_head;
+      return SlashInHead(body);
   }
 }
 
@@ -106,7 +109,7 @@ void DispatchInfo(std::string_view body, Level level, EventData* data) {
   const bool may_be_env =
       first == 'c' || first == 'C' || StartsWith(shape.after_token, " set ");
   if ((may_be_env && ParseEnv(body, data)) || ParseComm(body, data) ||
-      (MayBeNet(shape) && ParseNet(body, data)) || ParseGraph(body, data) ||
+      (MayBeNet(body, shape) && ParseNet(body, data)) || ParseGraph(body, data) ||
       (shape.token_ends_in_digit && ParseErrorTrail(body, data))) {
     return;
   }

@@ -108,6 +108,22 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
   ++p;
   if (!ReadSmallInt(&p, end, &tid) || p == end || *p != ' ') return false;
   ++p;
+  ctx->host = host_view;
+  ctx->pid = pid;
+  ctx->tid = tid;
+  // Fast path for the common "[dev] NCCL INFO " (one or two device digits).
+  if (end - p >= 16 && p[0] == '[' && IsDigit(p[1])) {
+    int d = p[1] - '0';
+    const char* q = p + 2;
+    if (IsDigit(*q)) d = d * 10 + (*q++ - '0');
+    if (LiteralAt(q, "] NCCL INFO ")) {
+      ctx->level = Level::kInfo;
+      ctx->dev = d;
+      q += 12;
+      ctx->body = std::string_view(q, static_cast<size_t>(end - q));
+      return true;
+    }
+  }
   TextCursor c(std::string_view(p, static_cast<size_t>(end - p)));
   int dev = -1;
   if (c.Eat("NCCL CALL")) {
@@ -146,9 +162,6 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
       c.Eat(' ');
     }
   }
-  ctx->host = host_view;
-  ctx->pid = pid;
-  ctx->tid = tid;
   ctx->dev = dev;
   ctx->body = c.rest();
   return true;
