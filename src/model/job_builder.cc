@@ -30,13 +30,24 @@ bool SameProcess(const Process& p, const EventContext& ctx) {
   if (p.pid != ctx.pid || p.hostname.size() != ctx.host.size()) return false;
   const char* a = p.hostname.data();
   const char* b = ctx.host.data();
-  size_t n = ctx.host.size();
-  // Host names are short: compare in words without a library call.
-  for (; n >= 8; n -= 8, a += 8, b += 8) {
-    if (byte_words::Load8(a) != byte_words::Load8(b)) return false;
+  const size_t n = ctx.host.size();
+  // Host names are short: compare in words (the last one overlapping), without a library call.
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (byte_words::Load8(a + i) != byte_words::Load8(b + i)) return false;
+    }
+    return byte_words::Load8(a + n - 8) == byte_words::Load8(b + n - 8);
   }
-  for (; n > 0; --n, ++a, ++b) {
-    if (*a != *b) return false;
+  if (n >= 4) {
+    uint32_t x, y, u, v;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    std::memcpy(&u, a + n - 4, 4);
+    std::memcpy(&v, b + n - 4, 4);
+    return x == y && u == v;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
   }
   return true;
 }

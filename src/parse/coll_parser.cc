@@ -85,20 +85,19 @@ bool ParseCollective(std::string_view body, EventData* data) {
   std::string_view op = body.substr(0, n);
   TextCursor c(body.substr(n + 2));
   if (c.Eat("opCount ")) {
-    Collective coll;
-    coll.op = op;
     TextCursor v(c.ReadToken());
-    uint64_t count = 0;
+    uint64_t op_count = 0;
     // opCount is printed as %lx: hex digits without 0x.
-    if (!v.ReadHex(&count)) return false;
-    coll.op_count = count;
-    Collective fast = coll;
-    if (ReadCollFieldsFast(c, &fast)) {
-      *data = fast;
-      return true;
-    }
+    if (!v.ReadHex(&op_count)) return false;
+    Collective& coll = data->emplace<Collective>();
+    coll.op = op;
+    coll.op_count = op_count;
+    if (ReadCollFieldsFast(c, &coll)) return true;
+    // Another layout: start over with the generic key/value reader.
+    coll = Collective{};
+    coll.op = op;
+    coll.op_count = op_count;
     ReadCollFields(&c, &coll);
-    *data = coll;
     return true;
   }
   CollAlgo algo;

@@ -40,6 +40,17 @@ WarnCategory ClassifyWarning(std::string_view m) {
 }
 
 bool IsDowngradedFailure(std::string_view body) {
+  if (body.empty()) return false;
+  switch (body.front()) {  // the first letters of the prefixes below
+    case 'C':
+    case 'E':
+    case 's':
+    case 'B':
+    case 'N':
+      break;
+    default:
+      return false;
+  }
   return StartsWith(body, "Cuda failure") || StartsWith(body, "Error while ") ||
          StartsWith(body, "Error: failed to extend") || StartsWith(body, "Call to ") ||
          StartsWith(body, "socketProgress") || StartsWith(body, "Bootstrap : no socket") ||
