@@ -26,6 +26,37 @@ TEST(NcclPrefix, InfoLineFillsHostPidTidDevAndBody) {
   EXPECT_TRUE(c.location.empty());
 }
 
+TEST(NcclPrefix, DeviceNumbersAndPidsOfEveryWidthParseAlike) {
+  // One- and two-digit devices take the fast path, wider ones and short lines the general one;
+  // pids and tids from one digit to seven (Linux's largest) are read as words or byte by byte.
+  struct Case {
+    const char* line;
+    uint32_t pid, tid;
+    int dev;
+    const char* body;
+  };
+  const Case cases[] = {
+      {"vm:7:8 [0] NCCL INFO x", 7, 8, 0, "x"},
+      {"host-with-a-long-name.example:4194304:4194303 [15] NCCL INFO Using network IB", 4194304,
+       4194303, 15, "Using network IB"},
+      {"vm:1998:1999 [123] NCCL INFO Using network Socket", 1998, 1999, 123,
+       "Using network Socket"},
+      {"vm:1:2 [3] NCCL INFO", 1, 2, 3, ""},
+      {"vm:12345678:2 [3] NCCL INFO y", 12345678, 2, 3, "y"},
+  };
+  for (const Case& k : cases) {
+    auto p = ParseOne(k.line);
+    ASSERT_EQ(p.outcome, ParseOutcome::kEvent) << k.line;
+    EXPECT_EQ(p.event.ctx.pid, k.pid) << k.line;
+    EXPECT_EQ(p.event.ctx.tid, k.tid) << k.line;
+    EXPECT_EQ(p.event.ctx.dev, k.dev) << k.line;
+    EXPECT_EQ(p.event.ctx.level, Level::kInfo) << k.line;
+    EXPECT_EQ(p.event.ctx.body, k.body) << k.line;
+  }
+  EXPECT_EQ(ParseOne("vm:1234567890:2 [3] NCCL INFO z").outcome, ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("vm:12a:2 [3] NCCL INFO z").outcome, ParseOutcome::kNotNccl);
+}
+
 TEST(NcclPrefix, TimestampedWarnFrom226HasTimestampAndLocation) {
   auto p = ParseOne(
       "[2026-11-21 13:43:25] vm:848:880 [0] misc/shmutils.cc:87 NCCL WARN Error: failed to extend "

@@ -300,6 +300,22 @@ TEST(SlowInit, OutlierAndQuietWhenFast) {
   EXPECT_EQ(f[0].ranks, std::vector<int>{2});
 }
 
+TEST(SlowInit, OutlierAgainstTheMedianOfTheOthersWithEvenCountsAndTies) {
+  // Six processes: the median of the five others of the slow one is 0.2 s; the slow one and a
+  // tie of two 0.1 s processes must not disturb the others' medians.
+  JobFixture fx;
+  const double secs[] = {0.1, 0.1, 0.2, 0.3, 0.4, 8.0};
+  for (int r = 0; r < 6; ++r) {
+    fx.AddProcess("h" + std::to_string(r), r);
+    fx.process(r).bootstrap_timings = BootstrapTimings{secs[r], 0, 0, 0, 0, 0};
+  }
+  fx.AddComm("0x1", 6, 0);
+  auto f = Of(fx.Run(), "slow-init");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].ranks, std::vector<int>{5});
+  EXPECT_NE(f[0].message.find("median 0.2 s"), std::string::npos) << f[0].message;
+}
+
 TEST(EnvOverride, InfoListsSettingsAndOfiAdded) {
   JobFixture fx = HealthySingleNode();
   fx.SetEnv(0, "NCCL_PROTO", "simple");

@@ -1,0 +1,71 @@
+#include "ncclscope/report/json_stream.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ncclscope {
+namespace {
+
+using nlohmann::json;
+
+std::string Dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+TEST(JsonStream, ObjectMatchesNlohmannDump) {
+  std::string out;
+  JsonStream js(&out);
+  js.BeginObject();
+  js.Key("a");
+  js.Int(-3);
+  js.Key("b");
+  js.BeginArray();
+  js.Int(1);
+  js.Uint(18446744073709551615ull);
+  js.EndArray();
+  js.Key("c");
+  js.BeginArray();
+  js.EndArray();
+  js.Key("d");
+  js.BeginObject();
+  js.EndObject();
+  js.Key("e");
+  js.Null();
+  js.Key("f");
+  js.Bool(true);
+  js.Key("g");
+  js.String("plain");
+  js.EndObject();
+  const json want = {{"a", -3},   {"b", {1, 18446744073709551615ull}}, {"c", json::array()},
+                     {"d", json::object()}, {"e", nullptr}, {"f", true}, {"g", "plain"}};
+  EXPECT_EQ(out, Dump(want));
+}
+
+TEST(JsonStream, StringsNeedingEscapesOrInvalidUtf8AreWrittenAsNlohmannWould) {
+  for (std::string s : {std::string("quote \" back \\ tab \t nl \n"), std::string("ctl \x01\x1f"),
+                        std::string("utf8 \xc3\xa9"), std::string("bad \xff\xfe utf8"),
+                        std::string("del \x7f")}) {
+    std::string out;
+    JsonStream js(&out);
+    js.String(s);
+    EXPECT_EQ(out, json(s).dump(-1, ' ', false, json::error_handler_t::replace)) << s;
+  }
+}
+
+TEST(JsonStream, DocumentValuesAreIndentedToTheirLevel) {
+  const json inner = {{"x", {1, 2}}, {"y", {{"z", 0.5}}}};
+  std::string out;
+  JsonStream js(&out);
+  js.BeginObject();
+  js.Key("inner");
+  js.Value(inner);
+  js.Key("list");
+  js.BeginArray();
+  js.Value(inner);
+  js.Value(json::array());
+  js.EndArray();
+  js.EndObject();
+  EXPECT_EQ(out, Dump(json{{"inner", inner}, {"list", {inner, json::array()}}}));
+}
+
+}  // namespace
+}  // namespace ncclscope
