@@ -82,10 +82,11 @@ struct LinkBucketHash {
 };
 
 struct JobBuilder::State {
-  // Processes by pid, then hostname; in front of it a small direct-mapped cache by pid for the
-  // interleaved lines of a few processes (entries are verified, -1 when empty).
-  std::unordered_map<uint32_t, std::vector<std::pair<std::string, int>>> proc_by_pid;
-  static constexpr size_t kProcCacheSize = 64;
+  // Processes by a hash of (host, pid), entries verified; in front of it a direct-mapped cache
+  // for the interleaved lines of many processes (-1 when empty).
+  std::unordered_map<uint64_t, std::vector<int>> proc_by_key;
+  static constexpr int kProcCacheBits = 8;
+  static constexpr size_t kProcCacheSize = size_t{1} << kProcCacheBits;
   std::array<int, kProcCacheSize> proc_cache = [] {
     std::array<int, kProcCacheSize> a{};
     a.fill(-1);

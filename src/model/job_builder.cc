@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <string_view>
 
 #include "builder_state.h"
 #include "ncclscope/base/byte_words.h"
@@ -52,18 +54,36 @@ bool SameProcess(const Process& p, const EventContext& ctx) {
   return true;
 }
 
-size_t ProcCacheSlot(uint32_t pid) {
-  return (pid * 2654435761u) >> 26 & (JobBuilder::State::kProcCacheSize - 1);
+/// A hash of (host, pid) from the pid and the host's last bytes (where "node-17", "trainer-3" and
+/// pod names differ). Containers often give every rank the same pid, so the pid alone is no key.
+uint64_t ProcessKey(std::string_view host, uint32_t pid) {
+  uint64_t tail = host.size();
+  const size_t n = host.size();
+  if (n >= 8) {
+    tail ^= byte_words::Load8(host.data() + n - 8);
+    if (n > 8) tail ^= byte_words::Load8(host.data()) * 0xff51afd7ed558ccdull;
+    if (n > 16) tail += std::hash<std::string_view>{}(host);
+  } else if (n >= 4) {
+    uint32_t head4, tail4;
+    std::memcpy(&head4, host.data(), 4);
+    std::memcpy(&tail4, host.data() + n - 4, 4);
+    tail ^= uint64_t{tail4} << 32 | head4;
+  } else {
+    for (size_t i = 0; i < n; ++i) tail = tail << 8 | static_cast<uint8_t>(host[i]);
+  }
+  uint64_t h = (tail ^ (uint64_t{pid} << 32 | pid)) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
 }
 
 }  // namespace
 
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
-  int& cached = st->proc_cache[ProcCacheSlot(ctx.pid)];
+  const uint64_t key = ProcessKey(ctx.host, ctx.pid);
+  int& cached = st->proc_cache[key >> (64 - JobBuilder::State::kProcCacheBits)];
   if (cached >= 0 && SameProcess(job->processes[cached], ctx)) return cached;
-  auto& bucket = st->proc_by_pid[ctx.pid];
-  for (const auto& [host, idx] : bucket) {
-    if (host == ctx.host) return cached = idx;
+  auto& bucket = st->proc_by_key[key];
+  for (int idx : bucket) {
+    if (SameProcess(job->processes[idx], ctx)) return cached = idx;
   }
   int idx = static_cast<int>(job->processes.size());
   Process p;
@@ -73,7 +93,7 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   p.first_line = MakeEvidence(ctx);
   job->processes.push_back(std::move(p));
   st->procs.emplace_back();
-  bucket.emplace_back(std::string(ctx.host), idx);
+  bucket.push_back(idx);
   return cached = idx;
 }
 
