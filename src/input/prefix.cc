@@ -284,10 +284,20 @@ std::string_view StripAll(std::string_view s, LineMeta* meta) {
   return s;
 }
 
+/// Resets *meta field by field: GCC copies a whole `LineMeta{}` through a stack temporary with
+/// an overlapping unaligned load, which stalls store forwarding on every line.
+void ResetMeta(LineMeta* meta) {
+  meta->timestamp = {};
+  meta->pod = {};
+  meta->service = {};
+  meta->launcher_rank = -1;
+  meta->had_ansi = false;
+}
+
 }  // namespace
 
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch) {
-  *meta = LineMeta{};
+  ResetMeta(meta);
   std::string_view s = raw;
   if (!raw.empty() && std::memchr(raw.data(), '\x1b', raw.size()) != nullptr) {
     RemoveAnsi(raw, scratch);
@@ -298,7 +308,7 @@ std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string
 }
 
 std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta) {
-  *meta = LineMeta{};
+  ResetMeta(meta);
   return StripAll(raw, meta);
 }
 

@@ -8,6 +8,7 @@
 #include "ncclscope/base/byte_words.h"
 
 #include "body_parsers.h"
+#include "prefix_cache.h"
 #include "text_cursor.h"
 
 namespace ncclscope {
@@ -16,6 +17,7 @@ using parse_internal::StartsWith;
 
 struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
+  parse_internal::PrefixCache prefixes;
 };
 
 namespace {
@@ -149,7 +151,12 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   const bool last_error = state_->last_error_pending;
   state_->last_error_pending = false;
 
-  if (!text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
+  bool nccl = state_->prefixes.Lookup(text, &ctx);
+  if (!nccl && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
+    state_->prefixes.Remember(text, ctx);
+    nccl = true;
+  }
+  if (nccl) {
     if (ctx.level == Level::kWarn) {
       DispatchWarn(ctx.body, &event->data);
     } else {

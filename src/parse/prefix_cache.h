@@ -1,0 +1,51 @@
+// PrefixCache: the parsed "host:pid:tid [dev] NCCL INFO " prefixes of recently seen threads.
+//
+// Every line of a thread starts with the same prefix, and a log interleaves a few dozen threads,
+// so most lines can skip the prefix parser: a line whose first bytes equal a remembered prefix
+// gets that prefix's host, pid, tid and device. The result of the prefix parser depends only on
+// those bytes, and a hit compares all of them, so a hit gives exactly what the parser would.
+// Only INFO lines without a timestamp are remembered (timestamps differ on every line).
+#ifndef NCCLSCOPE_SRC_PARSE_PREFIX_CACHE_H_
+#define NCCLSCOPE_SRC_PARSE_PREFIX_CACHE_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope::parse_internal {
+
+class PrefixCache {
+ public:
+  PrefixCache();
+
+  /// If `text` starts with a remembered prefix: fills the prefix fields of *ctx (host, pid, tid,
+  /// dev, level, body) as ParseNcclPrefix would, and returns true.
+  bool Lookup(std::string_view text, EventContext* ctx) const;
+
+  /// Remembers the prefix ParseNcclPrefix just parsed from `text` into *ctx, when it is a plain
+  /// INFO prefix of 24 to kMaxLength bytes.
+  void Remember(std::string_view text, const EventContext& ctx);
+
+  static constexpr size_t kMaxLength = 96;  ///< Longer prefixes (very long host names) are not kept.
+
+ private:
+  static constexpr size_t kMinLength = 24;  ///< Three words, the hash key; shorter are not kept.
+  static constexpr int kSlotBits = 10;
+  struct Entry {
+    uint64_t words[kMaxLength / 8] = {};  ///< The prefix bytes, zero after `length`.
+    uint16_t length = 0;                  ///< 0: empty slot.
+    uint16_t host_length = 0;
+    uint32_t pid = 0;
+    uint32_t tid = 0;
+    int32_t dev = -1;
+  };
+  static size_t Slot(const char* p);
+
+  std::vector<Entry> slots_;
+};
+
+}  // namespace ncclscope::parse_internal
+
+#endif  // NCCLSCOPE_SRC_PARSE_PREFIX_CACHE_H_
