@@ -1,7 +1,8 @@
 // COLL lines: "<Op>: opCount ..." (hot) and TUNING "<Op>: N Bytes -> Algo A proto P ...".
 // Hand-parsed, no allocation.
-#include <cstring>
 #include <string_view>
+
+#include "ncclscope/base/byte_words.h"
 
 #include "body_parsers.h"
 #include "text_cursor.h"
@@ -47,13 +48,12 @@ void ReadCollFields(TextCursor* c, Collective* coll) {
   }
 }
 
-/// Skips a token (up to the next space) with memchr: pointers are 10-18 bytes, where the
-/// library's vector search takes fewer instructions than a word-at-a-time loop.
+/// Skips a token (a pointer: 10-18 bytes) up to the next space.
 bool SkipToken(TextCursor* c) {
   std::string_view r = c->rest();
-  const void* sp = std::memchr(r.data(), ' ', r.size());
-  if (!sp) return false;
-  c->Skip(static_cast<size_t>(static_cast<const char*>(sp) - r.data()));
+  const size_t sp = byte_words::FindByte(r.data(), r.size(), ' ');
+  if (sp == r.size()) return false;
+  c->Skip(sp);
   return true;
 }
 
@@ -67,20 +67,30 @@ bool ReadCollFieldsFast(TextCursor c, Collective* coll) {
       !c.Eat(" root ") || !c.ReadInt(&coll->root) || !c.Eat(" comm "))
     return false;
   std::string_view r = c.rest();
-  const void* sp = std::memchr(r.data(), ' ', r.size());
-  const size_t n = sp ? static_cast<size_t>(static_cast<const char*>(sp) - r.data()) : r.size();
+  const size_t n = byte_words::FindByte(r.data(), r.size(), ' ');
   coll->comm = r.substr(0, n);
   c.Skip(n);
   if (!c.Eat(" [nranks=") || !c.ReadInt(&coll->nranks) || !c.Eat(']')) return false;
   return true;
 }
 
+/// Length of the run of ASCII letters at the start of `s`, at most 32.
+size_t LetterRun(std::string_view s) {
+  size_t n = 0;
+  while (n + 8 <= s.size() && n < 32) {  // eight at a time while they fit
+    const int k = byte_words::LeadingLetters(byte_words::Load8(s.data() + n));
+    n += static_cast<size_t>(k);
+    if (k < 8) return n;
+  }
+  while (n < s.size() && n < 32 && IsAlpha(s[n])) ++n;
+  return n < 32 ? n : 32;
+}
+
 }  // namespace
 
 bool ParseCollective(std::string_view body, EventData* data) {
   // The operation name: letters only, then ": ".
-  size_t n = 0;
-  while (n < body.size() && n < 32 && IsAlpha(body[n])) ++n;
+  const size_t n = LetterRun(body);
   if (n == 0 || n + 2 > body.size() || body[n] != ':' || body[n + 1] != ' ') return false;
   std::string_view op = body.substr(0, n);
   TextCursor c(body.substr(n + 2));

@@ -157,6 +157,12 @@ class TextCursor {
   [[gnu::always_inline]] bool ReadInt(T* out) {
     constexpr size_t kMax = static_cast<size_t>(std::numeric_limits<T>::digits10);
     const char* p = s_.data();
+    // One digit and something else: datatype, op, root, device and rank numbers mostly.
+    if (s_.size() >= 2 && IsDigit(p[0]) && !IsDigit(p[1])) {
+      *out = static_cast<T>(p[0] - '0');
+      s_.remove_prefix(1);
+      return true;
+    }
     const size_t n = s_.size() < kMax ? s_.size() : kMax;
     size_t k = 0;
     T v = 0;

@@ -70,3 +70,29 @@ TEST(ByteWords, DigitsValueOfOneToEightDigits) {
 
 }  // namespace
 }  // namespace ncclscope::byte_words
+
+namespace ncclscope::byte_words {
+namespace {
+
+TEST(ByteWords, LeadingLettersStopsAtEveryNonLetterByte) {
+  for (int k = 0; k < 8; ++k) {
+    for (int b = 0; b < 256; ++b) {
+      char buf[8];
+      for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>(i % 2 ? 'q' : 'Q');
+      buf[k] = static_cast<char>(b);
+      for (int i = k + 1; i < 8; ++i) buf[i] = static_cast<char>(255 - i * 29);  // noise above
+      const bool letter = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
+      int want = k;
+      if (letter) {
+        want = k + 1;
+        while (want < 8 && ((buf[want] >= 'a' && buf[want] <= 'z') ||
+                            (buf[want] >= 'A' && buf[want] <= 'Z')))
+          ++want;
+      }
+      ASSERT_EQ(LeadingLetters(Load8(buf)), want) << "k=" << k << " byte=" << b;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ncclscope::byte_words

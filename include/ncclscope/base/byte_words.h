@@ -48,6 +48,17 @@ inline constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
   return n;
 }
 
+/// Number of leading ASCII letters (A-Z, a-z) among the 8 bytes of `w` (0-8).
+[[gnu::always_inline]] inline int LeadingLetters(uint64_t w) {
+  const uint64_t lower = (w | 0x2020202020202020ull) & kLow7;  // 'A'-'Z' -> 'a'-'z'; 7 bits
+  // High bit of each byte: lower >= 'a', then lower > 'z' (no carries: bytes are < 0x80).
+  const uint64_t ge_a = lower + kOnes * (0x80 - 'a');
+  const uint64_t gt_z = lower + kOnes * (0x80 - 'z' - 1);
+  const uint64_t letter = ge_a & ~gt_z & ~w & kHigh;  // ~w: bytes >= 0x80 are not letters
+  const uint64_t other = ~letter & kHigh;
+  return other == 0 ? 8 : FirstMarked(other);
+}
+
 /// Number of leading ASCII digits among the 8 bytes of `w` (0-8).
 [[gnu::always_inline]] inline int LeadingDigits(uint64_t w) {
   constexpr uint64_t kHighNibbles = 0xF0F0F0F0F0F0F0F0ull;
