@@ -188,15 +188,6 @@ bool HasReplicaIndex(std::string_view name) {
 /// one width, so only the longest has a single space; a single space is accepted only after a
 /// replica index, which keeps NCCL's own tables (`ReduceScatter |        0 ...`) intact.
 size_t MatchCompose(std::string_view s, LineMeta* meta) {
-  // Quick no: a ':' (never in a name) before any blank in the first 8 bytes, as in every NCCL
-  // line "host:pid:tid". The name scan below would stop there without a blank anyway.
-  if (s.size() >= 8) {
-    const uint64_t w = byte_words::Load8(s.data());
-    const uint64_t colon = byte_words::BytesEqual(w, ':');
-    const uint64_t blank = byte_words::BytesEqual(w, ' ');
-    if (colon != 0 && (blank == 0 || byte_words::FirstMarked(colon) < byte_words::FirstMarked(blank)))
-      return 0;
-  }
   size_t k = 0;
   while (k < s.size() && IsComposeNameChar(s[k])) ++k;
   if (k == 0 || k >= s.size() || s[k] != ' ') return 0;
@@ -284,20 +275,10 @@ std::string_view StripAll(std::string_view s, LineMeta* meta) {
   return s;
 }
 
-/// Resets *meta field by field: GCC copies a whole `LineMeta{}` through a stack temporary with
-/// an overlapping unaligned load, which stalls store forwarding on every line.
-void ResetMeta(LineMeta* meta) {
-  meta->timestamp = {};
-  meta->pod = {};
-  meta->service = {};
-  meta->launcher_rank = -1;
-  meta->had_ansi = false;
-}
-
 }  // namespace
 
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch) {
-  ResetMeta(meta);
+  meta->Clear();
   std::string_view s = raw;
   if (!raw.empty() && std::memchr(raw.data(), '\x1b', raw.size()) != nullptr) {
     RemoveAnsi(raw, scratch);
@@ -308,7 +289,8 @@ std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string
 }
 
 std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta) {
-  ResetMeta(meta);
+  meta->Clear();
+  if (HasNoPrefix(raw)) return raw;
   return StripAll(raw, meta);
 }
 

@@ -18,6 +18,16 @@ struct LineMeta {
   int launcher_rank =
       -1;                 ///< torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, srun `3: `.
   bool had_ansi = false;  ///< ANSI colour codes were removed.
+
+  /// Back to the defaults field by field (GCC copies a whole `LineMeta{}` through a stack
+  /// temporary, which costs a store-forwarding stall on every line).
+  void Clear() {
+    timestamp = {};
+    pod = {};
+    service = {};
+    launcher_rank = -1;
+    had_ansi = false;
+  }
 };
 
 /// A physical input line, prefixes removed. `number` is 1-based within its source.

@@ -6,9 +6,11 @@
 #ifndef NCCLSCOPE_INPUT_PREFIX_H_
 #define NCCLSCOPE_INPUT_PREFIX_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "ncclscope/base/byte_words.h"
 #include "ncclscope/input/line.h"
 
 namespace ncclscope {
@@ -21,6 +23,19 @@ std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string
 /// StripPrefixes for a line known to hold no ESC byte (LineReader::line_is_plain): skips the
 /// ANSI search; the result and meta views point into `raw`.
 std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta);
+
+/// True when `raw` cannot start with any prefix: it starts with a letter and a ':' comes before
+/// any blank in its first 8 bytes, as in every bare NCCL line ("host:pid:tid ..."). A letter can
+/// only start a docker compose prefix, whose name is followed by a blank and never holds ':'.
+inline bool HasNoPrefix(std::string_view raw) {
+  if (raw.size() < 8) return false;
+  const char c = raw.front();
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+  const uint64_t w = byte_words::Load8(raw.data());
+  const uint64_t colon = byte_words::BytesEqual(w, ':');
+  const uint64_t blank = byte_words::BytesEqual(w, ' ');
+  return colon != 0 && (blank == 0 || byte_words::FirstMarked(colon) < byte_words::FirstMarked(blank));
+}
 
 }  // namespace ncclscope
 
