@@ -99,6 +99,18 @@ struct JobBuilder::State {
 
   std::unordered_map<LinkBucketKey, std::vector<int>, LinkBucketHash> link_index;
 
+  /// Process of the lines of one NCCL prefix (EventContext::prefix_id) of one source: most
+  /// lines skip FindOrAddProcess. Direct-mapped; an entry is used only if source, prefix id and
+  /// pid all match.
+  struct PrefixProcess {
+    uint32_t source = 0;
+    uint32_t prefix_id = 0;  ///< 0: empty
+    uint32_t pid = 0;
+    int proc = -1;
+  };
+  static constexpr size_t kPrefixProcessSize = 512;
+  std::array<PrefixProcess, kPrefixProcessSize> prefix_process{};
+
   /// GRAPH path lines: hostname → (busId a, busId b) → "count/bw/TYPE".
   std::map<std::string, std::map<std::pair<std::string, std::string>, std::string>> graph_paths;
   /// For unattributed connection lines: comm-local rank → printing process.

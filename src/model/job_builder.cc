@@ -430,6 +430,22 @@ uint32_t JobBuilder::AddSource(std::string name, std::string pod) {
   return static_cast<uint32_t>(job_->sources.size() - 1);
 }
 
+namespace {
+
+/// FindOrAddProcess, first through the (source, prefix id) cache.
+int ProcessOf(Job* job, JobBuilder::State* st, const EventContext& ctx) {
+  if (ctx.prefix_id == 0) return FindOrAddProcess(job, st, ctx);
+  JobBuilder::State::PrefixProcess& e =
+      st->prefix_process[(ctx.prefix_id * 2654435761u ^ ctx.source) %
+                         JobBuilder::State::kPrefixProcessSize];
+  if (e.prefix_id == ctx.prefix_id && e.source == ctx.source && e.pid == ctx.pid) return e.proc;
+  const int proc = FindOrAddProcess(job, st, ctx);
+  e = JobBuilder::State::PrefixProcess{ctx.source, ctx.prefix_id, ctx.pid, proc};
+  return proc;
+}
+
+}  // namespace
+
 void JobBuilder::Add(const Event& event) {
   const EventContext& ctx = event.ctx;
   ++job_->stats.events;
@@ -437,7 +453,7 @@ void JobBuilder::Add(const Event& event) {
   if (ctx.source < job_->sources.size()) ++job_->sources[ctx.source].events;
   int proc = -1;
   if (!ctx.host.empty()) {
-    proc = FindOrAddProcess(job_, state_.get(), ctx);
+    proc = ProcessOf(job_, state_.get(), ctx);
     Process& p = job_->processes[proc];
     // The set insert (a tree search) only when the source changes: last_line.source is set right
     // after each insert, so an unchanged source is already in the set.

@@ -143,6 +143,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   ctx.location = {};
   ctx.function = {};
   ctx.torch_rank = -1;
+  ctx.prefix_id = 0;
   ctx.source = line.source;
   ctx.line = line.number;
   ctx.text = line.text;
@@ -153,7 +154,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
 
   bool nccl = state_->prefixes.Lookup(text, &ctx);
   if (!nccl && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
-    state_->prefixes.Remember(text, ctx);
+    state_->prefixes.Remember(text, &ctx);
     nccl = true;
   }
   if (nccl) {

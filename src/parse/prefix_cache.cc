@@ -1,6 +1,7 @@
 #include "prefix_cache.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "ncclscope/base/byte_words.h"
@@ -38,10 +39,12 @@ bool PrefixCache::Lookup(std::string_view text, EventContext* ctx) const {
   ctx->dev = e.dev;
   ctx->level = Level::kInfo;
   ctx->body = text.substr(length);
+  ctx->prefix_id = e.id;
   return true;
 }
 
-void PrefixCache::Remember(std::string_view text, const EventContext& ctx) {
+void PrefixCache::Remember(std::string_view text, EventContext* ctx_out) {
+  const EventContext& ctx = *ctx_out;
   if (ctx.level != Level::kInfo || !ctx.timestamp.empty() || !ctx.location.empty() ||
       !ctx.function.empty() || ctx.host.data() != text.data()) {
     return;
@@ -59,6 +62,12 @@ void PrefixCache::Remember(std::string_view text, const EventContext& ctx) {
   e.pid = ctx.pid;
   e.tid = ctx.tid;
   e.dev = ctx.dev;
+  if (last_id_ == UINT32_MAX) {  // 4 billion distinct prefixes: stop naming new ones
+    e.length = 0;
+    return;
+  }
+  e.id = ++last_id_;
+  ctx_out->prefix_id = e.id;
 }
 
 }  // namespace ncclscope::parse_internal

@@ -21,12 +21,13 @@ class PrefixCache {
   PrefixCache();
 
   /// If `text` starts with a remembered prefix: fills the prefix fields of *ctx (host, pid, tid,
-  /// dev, level, body) as ParseNcclPrefix would, and returns true.
+  /// dev, level, body) as ParseNcclPrefix would, sets ctx->prefix_id, and returns true.
   bool Lookup(std::string_view text, EventContext* ctx) const;
 
   /// Remembers the prefix ParseNcclPrefix just parsed from `text` into *ctx, when it is a plain
-  /// INFO prefix of 24 to kMaxLength bytes.
-  void Remember(std::string_view text, const EventContext& ctx);
+  /// INFO prefix of 24 to kMaxLength bytes, under a new id (set in ctx->prefix_id; ids are never
+  /// reused by one cache).
+  void Remember(std::string_view text, EventContext* ctx);
 
   static constexpr size_t kMaxLength = 96;  ///< Longer prefixes (very long host names) are not kept.
 
@@ -40,10 +41,12 @@ class PrefixCache {
     uint32_t pid = 0;
     uint32_t tid = 0;
     int32_t dev = -1;
+    uint32_t id = 0;
   };
   static size_t Slot(const char* p);
 
   std::vector<Entry> slots_;
+  uint32_t last_id_ = 0;
 };
 
 }  // namespace ncclscope::parse_internal

@@ -37,6 +37,10 @@ struct EventContext {
   std::string_view text;       ///< The whole line after prefix stripping (for evidence).
   const LineMeta* meta = nullptr;
   int torch_rank = -1;  ///< Rank from `[rankN]:`/`[Rank N]` on framework lines, else -1.
+  /// Nonzero: names this line's NCCL prefix bytes ("host:pid:tid [dev] NCCL INFO "). Within one
+  /// source, lines with the same prefix_id have the same host, pid, tid and dev, so consumers may
+  /// key per-line lookups on (source, prefix_id). 0 when the line's prefix was not remembered.
+  uint32_t prefix_id = 0;
 };
 
 // ---- Versions and environment ------------------------------------------------------------------
