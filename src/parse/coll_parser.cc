@@ -1,17 +1,19 @@
 // COLL lines: "<Op>: opCount ..." (hot) and TUNING "<Op>: N Bytes -> Algo A proto P ...".
 // Hand-parsed, no allocation.
+#include <cstring>
 #include <string_view>
 
 #include "ncclscope/base/byte_words.h"
 
 #include "body_parsers.h"
+#include "ncclscope/parse/collective_args.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
 namespace {
 
 // Parses "key value key value ..." pairs of an opCount line into *coll.
-void ReadCollFields(TextCursor* c, Collective* coll) {
+void ReadCollFields(TextCursor* c, CollectiveArgs* coll) {
   while (!c->done()) {
     c->SkipSpaces();
     std::string_view key = c->ReadToken();
@@ -30,11 +32,7 @@ void ReadCollFields(TextCursor* c, Collective* coll) {
         if (Equals(key, "op")) ParseWhole(value, &coll->red_op);
         break;
       case 4:
-        if (Equals(key, "root")) {
-          ParseWhole(value, &coll->root);
-        } else if (Equals(key, "comm")) {
-          coll->comm = value;
-        }
+        if (Equals(key, "root")) ParseWhole(value, &coll->root);
         break;
       case 5:
         if (Equals(key, "count")) ParseWhole(value, &coll->count);
@@ -60,18 +58,37 @@ bool SkipToken(TextCursor* c) {
 /// The fixed layout NCCL has printed since 2.x: "sendbuff P recvbuff P count N datatype N op N
 /// root N comm P [nranks=N] stream P". Returns false (and the caller falls back to the generic
 /// key/value reader) as soon as anything differs.
-bool ReadCollFieldsFast(TextCursor c, Collective* coll) {
-  if (!c.Eat(" sendbuff ") || !SkipToken(&c) || !c.Eat(" recvbuff ") || !SkipToken(&c) ||
+bool ReadCollFieldsFast(TextCursor c, CollectiveArgs* coll) {
+  if (!c.Eat("sendbuff ") || !SkipToken(&c) || !c.Eat(" recvbuff ") || !SkipToken(&c) ||
       !c.Eat(" count ") || !c.ReadInt(&coll->count) || !c.Eat(" datatype ") ||
       !c.ReadInt(&coll->datatype) || !c.Eat(" op ") || !c.ReadInt(&coll->red_op) ||
-      !c.Eat(" root ") || !c.ReadInt(&coll->root) || !c.Eat(" comm "))
+      !c.Eat(" root ") || !c.ReadInt(&coll->root) || !c.Eat(" comm ") || !SkipToken(&c) ||
+      !c.Eat(" [nranks=") || !c.ReadInt(&coll->nranks) || !c.Eat(']'))
     return false;
-  std::string_view r = c.rest();
-  const size_t n = byte_words::FindByte(r.data(), r.size(), ' ');
-  coll->comm = r.substr(0, n);
-  c.Skip(n);
-  if (!c.Eat(" [nranks=") || !c.ReadInt(&coll->nranks) || !c.Eat(']')) return false;
   return true;
+}
+
+/// The token after the first " comm " of `args` (more blanks allowed before it), or "". Found by
+/// the letter 'm', which a COLL line holds only in "comm" and "stream": one vectorised memchr
+/// usually lands on it, where looking for the blank or 'c' would stop at every token or pointer.
+std::string_view FindComm(std::string_view args) {
+  const char* const p = args.data();
+  const size_t n = args.size();
+  size_t from = 0;
+  while (from < n) {
+    const void* hit = std::memchr(p + from, 'm', n - from);
+    if (hit == nullptr) return {};
+    const size_t m = static_cast<size_t>(static_cast<const char*>(hit) - p);  // " com|m| "
+    if (m >= 3 && m + 2 < n && p[m - 3] == ' ' && p[m - 2] == 'c' && p[m - 1] == 'o' &&
+        p[m + 1] == 'm' && p[m + 2] == ' ') {
+      size_t start = m + 3;
+      while (start < n && p[start] == ' ') ++start;
+      const size_t end = start + byte_words::FindByte(p + start, n - start, ' ');
+      return args.substr(start, end - start);
+    }
+    from = m + 1;
+  }
+  return {};
 }
 
 /// Length of the run of ASCII letters at the start of `s`, at most 32.
@@ -99,15 +116,12 @@ bool ParseCollective(std::string_view body, EventData* data) {
     uint64_t op_count = 0;
     // opCount is printed as %lx: hex digits without 0x.
     if (!v.ReadHex(&op_count)) return false;
+    c.SkipSpaces();
     Collective& coll = data->emplace<Collective>();
     coll.op = op;
     coll.op_count = op_count;
-    if (ReadCollFieldsFast(c, &coll)) return true;
-    // Another layout: start over with the generic key/value reader.
-    coll = Collective{};
-    coll.op = op;
-    coll.op_count = op_count;
-    ReadCollFields(&c, &coll);
+    coll.args = c.rest();
+    coll.comm = FindComm(coll.args);
     return true;
   }
   CollAlgo algo;
@@ -121,3 +135,17 @@ bool ParseCollective(std::string_view body, EventData* data) {
 }
 
 }  // namespace ncclscope::parse_internal
+
+namespace ncclscope {
+
+CollectiveArgs DecodeCollectiveArgs(std::string_view args) {
+  using parse_internal::TextCursor;
+  CollectiveArgs a;
+  if (parse_internal::ReadCollFieldsFast(TextCursor(args), &a)) return a;
+  a = CollectiveArgs{};
+  TextCursor c(args);
+  parse_internal::ReadCollFields(&c, &a);
+  return a;
+}
+
+}  // namespace ncclscope

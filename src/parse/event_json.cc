@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "ncclscope/parse/collective_args.h"
+
 namespace ncclscope {
 namespace {
 
@@ -323,13 +325,14 @@ struct FieldWriter {
     w->Bool("nvlink", e.nvlink);
   }
   void operator()(const Collective& e) const {
+    const CollectiveArgs a = DecodeCollectiveArgs(e.args);
     w->Str("op", e.op);
     w->Num("op_count", e.op_count);
-    w->Num("count", e.count);
-    w->Num("datatype", e.datatype);
-    w->Num("red_op", e.red_op);
-    w->Num("root", e.root);
-    w->Num("nranks", e.nranks);
+    w->Num("count", a.count);
+    w->Num("datatype", a.datatype);
+    w->Num("red_op", a.red_op);
+    w->Num("root", a.root);
+    w->Num("nranks", a.nranks);
     w->Str("comm", e.comm);
   }
   void operator()(const CollAlgo& e) const {

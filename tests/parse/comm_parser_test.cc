@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "ncclscope/parse/collective_args.h"
 #include "parse/parse_test_util.h"
 
 namespace ncclscope {
@@ -184,17 +185,37 @@ TEST(Collective, OpCountLine) {
       "comm 0x35468120 [nranks=4] stream 0x5a"));
   EXPECT_EQ(c.op, "AllReduce");
   EXPECT_EQ(c.op_count, 0x1fu);
-  EXPECT_EQ(c.count, 1048576u);
-  EXPECT_EQ(c.datatype, 7);
-  EXPECT_EQ(c.red_op, 0);
-  EXPECT_EQ(c.root, 0);
-  EXPECT_EQ(c.nranks, 4);
   EXPECT_EQ(c.comm, "0x35468120");
+  const CollectiveArgs a = DecodeCollectiveArgs(c.args);
+  EXPECT_EQ(a.count, 1048576u);
+  EXPECT_EQ(a.datatype, 7);
+  EXPECT_EQ(a.red_op, 0);
+  EXPECT_EQ(a.root, 0);
+  EXPECT_EQ(a.nranks, 4);
   auto s = ParseAs<Collective>(
       Info("Send: opCount 0 sendbuff (nil) recvbuff 0x1 count 4 datatype 7 op 0 root 1 comm 0x2 "
            "[nranks=4] stream 0x3"));
   EXPECT_EQ(s.op, "Send");
-  EXPECT_EQ(s.root, 1);
+  EXPECT_EQ(s.comm, "0x2");
+  EXPECT_EQ(DecodeCollectiveArgs(s.args).root, 1);
+}
+
+TEST(Collective, OtherLayoutsAreReadAsKeyValuePairs) {
+  // Another order, extra keys, no [nranks=]: the generic reader; comm is still found.
+  auto c = ParseAs<Collective>(
+      Info("AllGather: opCount a7 comm 0xabc count 12 extra 5 root 2 datatype 3 op 1"));
+  EXPECT_EQ(c.op_count, 0xa7u);
+  EXPECT_EQ(c.comm, "0xabc");
+  const CollectiveArgs a = DecodeCollectiveArgs(c.args);
+  EXPECT_EQ(a.count, 12u);
+  EXPECT_EQ(a.root, 2);
+  EXPECT_EQ(a.datatype, 3);
+  EXPECT_EQ(a.red_op, 1);
+  EXPECT_EQ(a.nranks, 0);
+  // "comm" inside another word or at the very end is not the comm key.
+  EXPECT_EQ(ParseAs<Collective>(Info("Recv: opCount 1 stream 0xcommm count 1")).comm, "");
+  EXPECT_EQ(ParseAs<Collective>(Info("Recv: opCount 1 count 1 comm")).comm, "");
+  EXPECT_EQ(ParseAs<Collective>(Info("Recv: opCount 1 count 1 comm  0x9 x")).comm, "0x9");
 }
 
 TEST(Collective, AlgoLine) {

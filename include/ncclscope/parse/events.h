@@ -249,9 +249,8 @@ struct Collective {  // "AllReduce: opCount 5 sendbuff ... count N datatype 7 op
                      // [nranks=4] stream .."
   std::string_view op;
   uint64_t op_count = 0;
-  uint64_t count = 0;
-  int datatype = -1, red_op = -1, root = -1, nranks = 0;
-  std::string_view comm;
+  std::string_view comm;  ///< The token after " comm " in args.
+  std::string_view args;  ///< The text after the opCount: see DecodeCollectiveArgs (collective_args.h).
 };
 struct CollAlgo {  // "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..23}"
   std::string_view op;
