@@ -68,7 +68,8 @@ bool ReadCollFieldsFast(TextCursor c, CollectiveArgs* coll) {
   return true;
 }
 
-/// The token after the first " comm " of `args` (more blanks allowed before it), or "". Found by
+/// The token after the first "comm " key of `args` (at its start or after a blank; more blanks
+/// allowed before the value), or "". Found by
 /// the letter 'm', which a COLL line holds only in "comm" and "stream": one vectorised memchr
 /// usually lands on it, where looking for the blank or 'c' would stop at every token or pointer.
 std::string_view FindComm(std::string_view args) {
@@ -79,8 +80,8 @@ std::string_view FindComm(std::string_view args) {
     const void* hit = std::memchr(p + from, 'm', n - from);
     if (hit == nullptr) return {};
     const size_t m = static_cast<size_t>(static_cast<const char*>(hit) - p);  // " com|m| "
-    if (m >= 3 && m + 2 < n && p[m - 3] == ' ' && p[m - 2] == 'c' && p[m - 1] == 'o' &&
-        p[m + 1] == 'm' && p[m + 2] == ' ') {
+    if (m >= 2 && m + 2 < n && (m == 2 || p[m - 3] == ' ') && p[m - 2] == 'c' &&
+        p[m - 1] == 'o' && p[m + 1] == 'm' && p[m + 2] == ' ') {
       size_t start = m + 3;
       while (start < n && p[start] == ' ') ++start;
       const size_t end = start + byte_words::FindByte(p + start, n - start, ' ');
