@@ -56,7 +56,11 @@ class LineText {
 };
 
 struct ProcState {
-  LineText last_text;  ///< Process::last_line.text, kept here until FinishJob.
+  /// Process::last_line, kept here (next to the per-line state) until the job is finished.
+  bool has_line = false;
+  uint32_t last_source = 0;
+  uint64_t last_line = 0;
+  LineText last_text;
   std::vector<ProcComm> comms;
   int current = -1;  ///< Index into comms of the most recently active membership.
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.

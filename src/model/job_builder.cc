@@ -455,12 +455,13 @@ void JobBuilder::Add(const Event& event) {
   if (!ctx.host.empty()) {
     proc = ProcessOf(job_, state_.get(), ctx);
     Process& p = job_->processes[proc];
-    // The set insert (a tree search) only when the source changes: last_line.source is set right
-    // after each insert, so an unchanged source is already in the set.
-    if (p.sources.empty() || p.last_line.source != ctx.source) p.sources.insert(ctx.source);
-    p.last_line.source = ctx.source;
-    p.last_line.line = ctx.line;
-    state_->procs[proc].last_text.Set(ctx.text);
+    // The set insert (a tree search) only when the source changes.
+    ProcState& ps = state_->procs[proc];
+    if (!ps.has_line || ps.last_source != ctx.source) p.sources.insert(ctx.source);
+    ps.has_line = true;
+    ps.last_source = ctx.source;
+    ps.last_line = ctx.line;
+    ps.last_text.Set(ctx.text);
     if (ctx.dev >= 0 && std::holds_alternative<CommInit>(event.data))
       p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
   }
@@ -483,9 +484,12 @@ namespace {
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
   for (size_t i = 0; i < state->procs.size() && i < job->processes.size(); ++i) {
-    if (state->procs[i].last_text.set()) {
-      job->processes[i].last_line.text = std::string(state->procs[i].last_text.view());
-    }
+    const ProcState& ps = state->procs[i];
+    if (!ps.has_line) continue;
+    Evidence& last = job->processes[i].last_line;
+    last.source = ps.last_source;
+    last.line = ps.last_line;
+    last.text = std::string(ps.last_text.view());
   }
   for (size_t i = 0; i < state->events_by_index.size(); ++i) {
     if (state->events_by_index[i] == 0) continue;
