@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "body_parsers.h"
+#include "ncclscope/base/byte_words.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
@@ -298,10 +299,17 @@ bool ParseTimings(std::string_view body, EventData* data) {
 bool ParseComm(std::string_view body, EventData* data) {
   if (body.empty()) return false;
   switch (body.front()) {
+    // The lifecycle forms: "comm ...", "ncclApi comm ...", "[Rank N] ..." (checked here first:
+    // many noise bodies start with 'n', "ncclPollProxyResponse ...", or '[', "[Proxy ...").
     case 'c':
-    case 'n':
+      return StartsWith(body, "comm ") && ParseCommLifecycle(body, data);
+    case 'n': {
+      if (!StartsWith(body, "nccl")) return false;
+      const size_t sp = byte_words::FindByte(body.data(), body.size(), ' ');
+      return StartsWith(body.substr(sp), " comm ") && ParseCommLifecycle(body, data);
+    }
     case '[':
-      return ParseCommLifecycle(body, data);
+      return StartsWith(body, "[Rank ") && ParseCommLifecycle(body, data);
     case 'T':
       return ParseTrees(body, data);
     case 'C':

@@ -84,10 +84,17 @@ bool ParseP2pDisabled(std::string_view body, EventData* data) {
 }  // namespace
 
 bool ParseGraph(std::string_view body, EventData* data) {
-  if (StartsWith(body, "Pattern ")) return ParsePattern(body, data);
-  if (StartsWith(body, "GPU/")) return ParsePaths(body, data);
-  if (StartsWith(body, "P2P is disabled")) return ParseP2pDisabled(body, data);
-  return false;
+  if (body.empty()) return false;
+  switch (body.front()) {
+    case 'P':
+      if (StartsWith(body, "Pattern ")) return ParsePattern(body, data);
+      if (StartsWith(body, "P2P is disabled")) return ParseP2pDisabled(body, data);
+      return false;
+    case 'G':
+      return StartsWith(body, "GPU/") && ParsePaths(body, data);
+    default:
+      return false;
+  }
 }
 
 }  // namespace ncclscope::parse_internal

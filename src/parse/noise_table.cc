@@ -144,6 +144,8 @@ struct NoiseIndex {
   /// bytes it has, so a body's first word is checked against an entry in one compare.
   uint64_t head[kNoiseCount] = {};
   uint64_t head_mask[kNoiseCount] = {};
+  uint64_t head2[kNoiseCount] = {};  ///< Bytes 8-15, for prefixes longer than 8.
+  uint64_t head2_mask[kNoiseCount] = {};
 };
 
 constexpr NoiseIndex BuildNoiseIndex() {
@@ -166,6 +168,10 @@ constexpr NoiseIndex BuildNoiseIndex() {
       index.head[i] |= uint64_t{static_cast<uint8_t>(prefix[k])} << (8 * k);
       index.head_mask[i] |= uint64_t{0xFF} << (8 * k);
     }
+    for (size_t k = 8; k < prefix.size() && k < 16; ++k) {
+      index.head2[i] |= uint64_t{static_cast<uint8_t>(prefix[k])} << (8 * (k - 8));
+      index.head2_mask[i] |= uint64_t{0xFF} << (8 * (k - 8));
+    }
   }
   return index;
 }
@@ -177,13 +183,17 @@ std::string_view LookupPrefix(std::string_view body) {
   const auto first = static_cast<uint8_t>(body.front());
   const size_t begin = kNoiseIndex.begin[first];
   const size_t end = kNoiseIndex.begin[first + 1];
-  if (body.size() >= 8) {
+  if (body.size() >= 16) {
+    // Prefixes of up to 16 bytes are compared as two masked words, longer ones then in full.
     const uint64_t w = byte_words::Load8(body.data());
+    const uint64_t w2 = byte_words::Load8(body.data() + 8);
     for (size_t k = begin; k < end; ++k) {
       const size_t i = kNoiseIndex.order[k];
-      if ((w & kNoiseIndex.head_mask[i]) != kNoiseIndex.head[i]) continue;
+      if ((w & kNoiseIndex.head_mask[i]) != kNoiseIndex.head[i] ||
+          (w2 & kNoiseIndex.head2_mask[i]) != kNoiseIndex.head2[i])
+        continue;
       const std::string_view prefix = kNoise[i].prefix;
-      if (prefix.size() <= 8 || StartsWith(body, prefix)) return kNoise[i].family;
+      if (prefix.size() <= 16 || StartsWith(body, prefix)) return kNoise[i].family;
     }
     return {};
   }
