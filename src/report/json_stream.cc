@@ -63,24 +63,22 @@ void JsonStream::BeginArray() {
 
 void JsonStream::EndObject() {
   assert(!stack_.empty() && stack_.back().object && !after_key_);
-  const bool empty = stack_.back().empty;
-  stack_.pop_back();
-  if (!empty) {
-    out_->push_back('\n');
-    Indent(level_ + static_cast<int>(stack_.size()));
-  }
-  out_->push_back('}');
+  End('}');
 }
 
 void JsonStream::EndArray() {
   assert(!stack_.empty() && !stack_.back().object);
+  End(']');
+}
+
+void JsonStream::End(char close) {
   const bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) {
     out_->push_back('\n');
     Indent(level_ + static_cast<int>(stack_.size()));
   }
-  out_->push_back(']');
+  out_->push_back(close);
 }
 
 void JsonStream::String(std::string_view s) {

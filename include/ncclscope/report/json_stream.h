@@ -46,6 +46,8 @@ class JsonStream {
   void Indent(int level);
   /// `s` in quotes, escaped.
   void Quoted(std::string_view s);
+  /// Closes the innermost container with `close`.
+  void End(char close);
 
   std::string* out_;
   int level_;
