@@ -51,6 +51,14 @@ bool IsDowngradedFailure(std::string_view body);
 
 /// Known uninteresting message families; returns the family name or empty.
 std::string_view NoiseFamily(std::string_view body);
+/// The family of the hottest noise bodies (proxy-thread chatter) whose prefix alone decides the
+/// dispatch: no family parser accepts any body that starts with one of them (each prefix covers
+/// every byte the parsers' first checks look at; tests/parse/exclusive_noise_test.cc runs the
+/// full dispatch over them with many suffixes). Empty for every other body.
+std::string_view ExclusiveNoiseFamily(std::string_view body);
+/// An INFO/TRACE/CALL body into *data: the family parsers in order, then known noise, else
+/// Unrecognized. `exclusive_noise` = false skips the ExclusiveNoiseFamily shortcut (tests).
+void DispatchInfo(std::string_view body, Level level, EventData* data, bool exclusive_noise = true);
 
 /// PyTorch / torchelastic lines. `text` is the whole line. Fills ctx (level kTorch, torch_rank,
 /// timestamp, location, body) and *data; false if the line is not a recognised framework line.

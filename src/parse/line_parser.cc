@@ -80,12 +80,21 @@ bool MayBeNet(std::string_view body, const BodyShape& s) {
   }
 }
 
+}  // namespace
+
 // INFO/TRACE/CALL bodies.
-void DispatchInfo(std::string_view body, Level level, EventData* data) {
-  using namespace parse_internal;  // NOLINT(build/namespaces): local to this dispatcher
+void parse_internal::DispatchInfo(std::string_view body, Level level, EventData* data,
+                                  bool exclusive_noise) {
   if (body.empty()) {
     *data = Unrecognized{body};
     return;
+  }
+  // The proxy-thread chatter of NCCL_DEBUG_SUBSYS=ALL: prefixes no family parser accepts.
+  if (exclusive_noise) {
+    if (std::string_view family = ExclusiveNoiseFamily(body); !family.empty()) {
+      *data = KnownNoise{family};
+      return;
+    }
   }
   const char first = body.front();
   const BodyShape shape = ShapeOf(body);
@@ -131,8 +140,6 @@ void DispatchInfo(std::string_view body, Level level, EventData* data) {
   }
 }
 
-}  // namespace
-
 LineParser::LineParser() : state_(std::make_unique<State>()) {}
 LineParser::~LineParser() = default;
 
@@ -161,7 +168,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     if (ctx.level == Level::kWarn) {
       DispatchWarn(ctx.body, &event->data);
     } else {
-      DispatchInfo(ctx.body, ctx.level, &event->data);
+      parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
     }
     return ParseOutcome::kEvent;
   }

@@ -206,6 +206,51 @@ std::string_view LookupPrefix(std::string_view body) {
 
 }  // namespace
 
+std::string_view ExclusiveNoiseFamily(std::string_view body) {
+  // A prefix added here must also be added to tests/parse/exclusive_noise_test.cc, which runs the
+  // full dispatch over it with suffixes that would otherwise make an event.
+  // Every prefix here holds its first token and at least five bytes after it (what the
+  // environment echo looks at: " set "), and is 19 bytes or more (the 20 bytes searched for
+  // "/Plugin" then lie within it: a "/Plugin" starting at byte 13 or later would not fit).
+  if (body.size() < 24) return {};
+  constexpr std::string_view kProxy = "proxy";
+  switch (body.front()) {
+    case 'n':
+      if (StartsWith(body, "ncclPollProxyResponse Received new ")) return kProxy;
+      break;
+    case 'p':
+      if (StartsWith(body, "proxyProgressAsync opId=") ||
+          StartsWith(body, "proxyUDSRecvReq::ncclProxyMsgGetFd rank ")) {
+        return kProxy;
+      }
+      break;
+    case 'R':
+      if (StartsWith(body, "Received and initiated operation=")) return kProxy;
+      break;
+    case 'A':
+      if (StartsWith(body, "Allocated shareable buffer ")) return kProxy;
+      break;
+    case 'I':
+      if (StartsWith(body, "Imported shareable buffer ")) return kProxy;
+      break;
+    case 'U':
+      if (StartsWith(body, "UDS proxyGetFd received handle ") ||
+          StartsWith(body, "UDS converted handle ") || StartsWith(body, "UDS: ClientGetFd handle ")) {
+        return kProxy;
+      }
+      break;
+    case 'P':
+      if (StartsWith(body, "ProxyCall UDS comm ")) return kProxy;
+      break;
+    case 'C':
+      if (StartsWith(body, "Connected to proxy localRank ")) return kProxy;
+      break;
+    default:
+      break;
+  }
+  return {};
+}
+
 std::string_view NoiseFamily(std::string_view body) {
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   std::string_view f = LookupPrefix(body);
