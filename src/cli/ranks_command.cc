@@ -23,9 +23,11 @@ int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& e
     return kExitUsage;
   }
   if (opts.format == "json") {
-    output.stream()
-        << RankTableJson(result.job).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << "\n";
+    std::string text;
+    JsonStream js(&text);
+    WriteRankTableJson(result.job, &js);
+    text.push_back('\n');
+    output.stream() << text;
   } else {
     WriteRankTableText(result.job, output.stream());
   }

@@ -1,15 +1,20 @@
 #include "ncclscope/report/json_report.h"
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
-
-#include "ncclscope/report/json_stream.h"
+#include <utility>
+#include <vector>
 
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
 #include "ncclscope/model/watchdog_table.h"
+#include "ncclscope/report/json_stream.h"
 #include "ncclscope/report/rank_table.h"
 #include "ncclscope/rules/warn_filter.h"
 
@@ -70,58 +75,113 @@ json TimelineJson(const Job& job) {
 }
 
 
-json ClassCounts(const std::map<TransportClass, int>& m) {
-  json o = json::object();
-  for (const auto& [cls, n] : m) o[std::string(TransportClassName(cls))] = n;
-  return o;
-}
-
-json JsonComm(const Job& job, const Communicator& c, const CommLinkSummary* s) {
-  json ranks_seen = json::array(), ranks_missing = json::array(), incomplete = json::array();
+/// One communicator, keys in byte order (the order a JSON document would print them in).
+void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const CommLinkSummary* s) {
+  std::vector<int> seen, missing, incomplete;
   bool all_complete = !c.ranks.empty();
   for (const auto& [r, cr] : c.ranks) {
-    ranks_seen.push_back(r);
+    seen.push_back(r);
     if (!cr.completed) {
       all_complete = false;
       incomplete.push_back(r);
     }
   }
   for (int r = 0; r < c.nranks; ++r) {
-    if (!c.ranks.count(r)) ranks_missing.push_back(r);
+    if (!c.ranks.count(r)) missing.push_back(r);
   }
-  json hosts = json::array();
   std::set<int> host_set;
   for (const auto& [r, cr] : c.ranks) {
     if (cr.process >= 0) host_set.insert(job.processes[cr.process].host);
   }
-  for (int h : host_set) hosts.push_back(job.hosts[h].name);
-  json j{{"id", c.id},
-         {"api", c.api},
-         {"parent", c.parent_id.empty() ? json(nullptr) : json(c.parent_id)},
-         {"nranks", c.nranks},
-         {"nnodes", c.nnodes >= 0 ? json(c.nnodes) : json(nullptr)},
-         {"local_ranks", c.local_ranks >= 0 ? json(c.local_ranks) : json(nullptr)},
-         {"ranks_seen", std::move(ranks_seen)},
-         {"ranks_missing", ranks_missing},
-         {"ranks_incomplete", std::move(incomplete)},
-         {"init_complete", all_complete && ranks_missing.empty()},
-         {"hosts", std::move(hosts)},
-         {"nchannels", c.nchannels >= 0 ? json(c.nchannels) : json(nullptr)},
-         {"rings", c.rings.size()},
-         {"graph_type", c.graph_intra_type.empty()
-                            ? json(nullptr)
-                            : json(c.graph_intra_type + "/" + c.graph_inter_type)}};
-  if (s) {
-    j["bottleneck"] = s->bottleneck ? json(TransportClassName(*s->bottleneck)) : json(nullptr);
-    j["link_counts"] = ClassCounts(s->by_class);
-    j["intra_node_links"] = s->intra;
-    j["inter_node_links"] = s->inter;
-    j["unknown_locality_links"] = s->unknown_locality;
+  auto optional_int = [js](std::string_view key, int v) {
+    js->Key(key);
+    if (v >= 0) {
+      js->Int(v);
+    } else {
+      js->Null();
+    }
+  };
+  auto ints = [js](std::string_view key, const std::vector<int>& v) {
+    js->Key(key);
+    js->BeginArray();
+    for (int x : v) js->Int(x);
+    js->EndArray();
+  };
+  js->BeginObject();
+  js->Key("api");
+  js->String(c.api);
+  js->Key("bottleneck");
+  if (s && s->bottleneck) {
+    js->String(TransportClassName(*s->bottleneck));
   } else {
-    j["bottleneck"] = nullptr;
-    j["link_counts"] = json::object();
+    js->Null();
   }
-  return j;
+  js->Key("graph_type");
+  if (c.graph_intra_type.empty()) {
+    js->Null();
+  } else {
+    js->String(c.graph_intra_type + "/" + c.graph_inter_type);
+  }
+  js->Key("hosts");
+  js->BeginArray();
+  for (int h : host_set) js->String(job.hosts[h].name);
+  js->EndArray();
+  js->Key("id");
+  js->String(c.id);
+  js->Key("init_complete");
+  js->Bool(all_complete && missing.empty());
+  if (s) {
+    js->Key("inter_node_links");
+    js->Int(s->inter);
+    js->Key("intra_node_links");
+    js->Int(s->intra);
+  }
+  js->Key("link_counts");
+  js->BeginObject();
+  if (s) {
+    std::vector<std::pair<std::string_view, int>> counts;  // by class name, as JSON keys sort
+    for (const auto& [cls, n] : s->by_class) counts.emplace_back(TransportClassName(cls), n);
+    std::sort(counts.begin(), counts.end());
+    for (const auto& [name, n] : counts) {
+      js->Key(name);
+      js->Int(n);
+    }
+  }
+  js->EndObject();
+  optional_int("local_ranks", c.local_ranks);
+  optional_int("nchannels", c.nchannels);
+  optional_int("nnodes", c.nnodes);
+  js->Key("nranks");
+  js->Int(c.nranks);
+  js->Key("parent");
+  if (c.parent_id.empty()) {
+    js->Null();
+  } else {
+    js->String(c.parent_id);
+  }
+  ints("ranks_incomplete", incomplete);
+  ints("ranks_missing", missing);
+  ints("ranks_seen", seen);
+  js->Key("rings");
+  js->Uint(c.rings.size());
+  if (s) {
+    js->Key("unknown_locality_links");
+    js->Int(s->unknown_locality);
+  }
+  js->EndObject();
+}
+
+/// The "communicators" array, streamed.
+void WriteComms(const Job& job, JsonStream* js) {
+  const auto summaries = SummarizeLinks(job);
+  std::map<int, const CommLinkSummary*> by_comm;
+  for (const auto& s : summaries) by_comm[s.comm] = &s;
+  js->BeginArray();
+  for (size_t i = 0; i < job.comms.size(); ++i) {
+    auto it = by_comm.find(static_cast<int>(i));
+    WriteComm(js, job, job.comms[i], it == by_comm.end() ? nullptr : it->second);
+  }
+  js->EndArray();
 }
 
 }  // namespace
@@ -220,7 +280,7 @@ void WriteLink(JsonStream* js, const Job& job, const Link& l) {
 }
 
 /// The "links" array, streamed: links are most of a large job's report.
-void WriteLinks(JsonStream* js, const Job& job) {
+void WriteLinks(const Job& job, JsonStream* js) {
   js->BeginArray();
   for (const Link& l : job.links) WriteLink(js, job, l);
   js->EndArray();
@@ -282,8 +342,8 @@ json JsonWatchdog(const Job& job) {
 
 namespace {
 
-/// The report without "links" (see WriteLinks).
-json ReportWithoutLinks(const ReportInput& in) {
+/// The report without its large arrays, which are streamed (see kStreamed).
+json ReportDocument(const ReportInput& in) {
   const Job& job = in.job;
   json inputs = json::array();
   const std::vector<SourceOwners> owners = OwnersOfSources(job);
@@ -322,14 +382,6 @@ json ReportWithoutLinks(const ReportInput& in) {
                      {"processes", std::move(procs)}});
   }
 
-  auto summaries = SummarizeLinks(job);
-  std::map<int, const CommLinkSummary*> by_comm;
-  for (const auto& s : summaries) by_comm[s.comm] = &s;
-  json comms = json::array();
-  for (size_t i = 0; i < job.comms.size(); ++i) {
-    auto it = by_comm.find(static_cast<int>(i));
-    comms.push_back(JsonComm(job, job.comms[i], it == by_comm.end() ? nullptr : it->second));
-  }
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
   json timeline = TimelineJson(job);
@@ -355,9 +407,7 @@ json ReportWithoutLinks(const ReportInput& in) {
               {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
               {"hosts", std::move(hosts)},
-              {"ranks", RankTableJson(job)},
               {"watchdog", JsonWatchdog(job)},
-              {"communicators", std::move(comms)},
               {"findings", std::move(findings)},
               {"timeline", std::move(timeline)},
               {"stats", std::move(stats)}};
@@ -365,34 +415,51 @@ json ReportWithoutLinks(const ReportInput& in) {
 
 }  // namespace
 
+namespace {
+
+/// The parts of the report written by JsonStream instead of built as a document, by key.
+struct StreamedPart {
+  std::string_view key;
+  void (*write)(const Job& job, JsonStream* js);
+};
+constexpr StreamedPart kStreamed[] = {
+    {"communicators", WriteComms},
+    {"links", WriteLinks},
+    {"ranks", WriteRankTableJson},
+};
+
+}  // namespace
+
 json JsonReport(const ReportInput& in) {
-  json report = ReportWithoutLinks(in);
-  std::string links;
-  JsonStream js(&links);
-  WriteLinks(&js, in.job);
-  report["links"] = json::parse(links);
+  json report = ReportDocument(in);
+  for (const StreamedPart& part : kStreamed) {
+    std::string text;
+    JsonStream js(&text);
+    part.write(in.job, &js);
+    report[std::string(part.key)] = json::parse(text);
+  }
   return report;
 }
 
 void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
-  const json report = ReportWithoutLinks(in);
+  const json report = ReportDocument(in);
   std::string text;
   JsonStream js(&text);
   js.BeginObject();
-  bool links_written = false;
-  for (const auto& [key, value] : report.items()) {
-    if (!links_written && key > "links") {
-      js.Key("links");
-      WriteLinks(&js, in.job);
-      links_written = true;
+  // The document's members and the streamed parts, merged in key order.
+  size_t next = 0;
+  auto stream_until = [&](std::string_view key) {
+    for (; next < std::size(kStreamed) && kStreamed[next].key < key; ++next) {
+      js.Key(kStreamed[next].key);
+      kStreamed[next].write(in.job, &js);
     }
+  };
+  for (const auto& [key, value] : report.items()) {
+    stream_until(key);
     js.Key(key);
     js.Value(value);
   }
-  if (!links_written) {
-    js.Key("links");
-    WriteLinks(&js, in.job);
-  }
+  stream_until("\x7f");
   js.EndObject();
   text.push_back('\n');
   out << text;

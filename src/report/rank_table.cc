@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ncclscope/report/json_stream.h"
+
 #include <algorithm>
 
 namespace ncclscope {
@@ -57,28 +59,60 @@ std::vector<RankRow> BuildRankTable(const Job& job) {
   return rows;
 }
 
-nlohmann::json RankTableJson(const Job& job) {
-  nlohmann::json arr = nlohmann::json::array();
+void WriteRankTableJson(const Job& job, JsonStream* js) {
+  auto seconds = [js](double v) {  // nlohmann prints doubles; null when unknown
+    if (v >= 0) {
+      js->Value(nlohmann::json(v));
+    } else {
+      js->Null();
+    }
+  };
+  js->BeginArray();
   for (const auto& r : BuildRankTable(job)) {
-    arr.push_back(
-        {{"rank", r.global_rank >= 0 ? nlohmann::json(r.global_rank) : nlohmann::json()},
-         {"host", r.host},
-         {"pid", r.pid},
-         {"cuda_devs", r.cuda_devs},
-         {"bus_ids", r.bus_ids},
-         {"comms", r.comms},
-         {"comms_incomplete", r.comms_incomplete},
-         {"nccl_version", r.nccl_version},
-         {"state", r.state},
-         {"bootstrap_seconds",
-          r.bootstrap_seconds >= 0 ? nlohmann::json(r.bootstrap_seconds) : nlohmann::json()},
-         {"init_seconds", r.init_seconds >= 0 ? nlohmann::json(r.init_seconds) : nlohmann::json()},
-         {"last_line",
-          {{"source", job.SourceName(r.last_line.source, "")},
-           {"line", r.last_line.line},
-           {"text", r.last_line.text}}}});
+    // Keys in byte order, as a JSON document prints them.
+    js->BeginObject();
+    js->Key("bootstrap_seconds");
+    seconds(r.bootstrap_seconds);
+    js->Key("bus_ids");
+    js->BeginArray();
+    for (const auto& b : r.bus_ids) js->String(b);
+    js->EndArray();
+    js->Key("comms");
+    js->Int(r.comms);
+    js->Key("comms_incomplete");
+    js->Int(r.comms_incomplete);
+    js->Key("cuda_devs");
+    js->BeginArray();
+    for (int d : r.cuda_devs) js->Int(d);
+    js->EndArray();
+    js->Key("host");
+    js->String(r.host);
+    js->Key("init_seconds");
+    seconds(r.init_seconds);
+    js->Key("last_line");
+    js->BeginObject();
+    js->Key("line");
+    js->Uint(r.last_line.line);
+    js->Key("source");
+    js->String(job.SourceName(r.last_line.source, ""));
+    js->Key("text");
+    js->String(r.last_line.text);
+    js->EndObject();
+    js->Key("nccl_version");
+    js->String(r.nccl_version);
+    js->Key("pid");
+    js->Uint(r.pid);
+    js->Key("rank");
+    if (r.global_rank >= 0) {
+      js->Int(r.global_rank);
+    } else {
+      js->Null();
+    }
+    js->Key("state");
+    js->String(r.state);
+    js->EndObject();
   }
-  return arr;
+  js->EndArray();
 }
 
 void WriteRankTableText(const Job& job, std::ostream& out) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ncclscope/model/job.h"
+#include "ncclscope/report/json_stream.h"
 
 namespace ncclscope {
 
@@ -30,7 +31,8 @@ struct RankRow {
 
 /// One row per process, sorted by global rank (unknown ranks last).
 std::vector<RankRow> BuildRankTable(const Job& job);
-nlohmann::json RankTableJson(const Job& job);
+/// The rows as a JSON array (JSON report "ranks", `ncclscope ranks -f json`).
+void WriteRankTableJson(const Job& job, JsonStream* js);
 void WriteRankTableText(const Job& job, std::ostream& out);
 
 }  // namespace ncclscope
