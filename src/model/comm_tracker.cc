@@ -193,7 +193,8 @@ bool DeviceMatches(const Communicator& c, int r, std::string_view dev) {
   auto it = c.ranks.find(r);
   if (it == c.ranks.end()) return true;
   const CommRank& cr = it->second;
-  bool decimal = dev.size() <= 3 && dev.find_first_not_of("0123456789") == std::string_view::npos;
+  bool decimal = dev.size() <= 3;
+  for (char ch : dev) decimal = decimal && ch >= '0' && ch <= '9';
   if (decimal && cr.nvml_dev >= 0) {
     int v = 0;
     for (char ch : dev) v = v * 10 + (ch - '0');

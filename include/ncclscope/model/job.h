@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/base/flat_int_set.h"
 #include "ncclscope/model/transport_class.h"
 #include "ncclscope/parse/events.h"
 
@@ -173,8 +174,8 @@ struct Link {
   bool collnet = false;
   std::optional<bool> intra_node;  ///< Same node (NCCL's view); nullopt when a side is unknown.
   std::optional<bool> same_physical_host;
-  std::set<int> channels;
-  std::set<int> conn_indexes;
+  FlatIntSet channels;
+  FlatIntSet conn_indexes;
   uint64_t lines = 0;
   Evidence first;
 };
