@@ -89,12 +89,7 @@ bool LineStream::Next(Line* line) {
   ++diag_.lines;
   if (truncated) ++diag_.truncated_lines;
   if (reader_->line_is_plain()) {  // ASCII without NUL or ESC: nothing to check or remove.
-    if (HasNoPrefix(raw)) {  // most lines: no call at all
-      line->meta.Clear();
-      line->text = raw;
-    } else {
-      line->text = StripPrefixesNoAnsi(raw, &line->meta);
-    }
+    line->text = StripPrefixesNoAnsi(raw, &line->meta);
   } else {
     if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
     if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;

@@ -263,10 +263,7 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
 
 }  // namespace
 
-namespace {
-
-/// Strips the stacked prefixes of an ESC-free line.
-std::string_view StripAll(std::string_view s, LineMeta* meta) {
+std::string_view StripStackedPrefixes(std::string_view s, LineMeta* meta) {
   for (int i = 0; i < kMaxPrefixes; ++i) {
     const size_t n = MatchOne(s, meta);
     if (n == 0) break;
@@ -274,8 +271,6 @@ std::string_view StripAll(std::string_view s, LineMeta* meta) {
   }
   return s;
 }
-
-}  // namespace
 
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch) {
   meta->Clear();
@@ -285,13 +280,7 @@ std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string
     s = *scratch;
     meta->had_ansi = true;
   }
-  return StripAll(s, meta);
-}
-
-std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta) {
-  meta->Clear();
-  if (HasNoPrefix(raw)) return raw;
-  return StripAll(raw, meta);
+  return StripStackedPrefixes(s, meta);
 }
 
 }  // namespace ncclscope

@@ -48,7 +48,6 @@ class LineText {
     size_ = text.size();
   }
   std::string_view view() const { return {buf_.data(), size_}; }
-  bool set() const { return size_ > 0 || !buf_.empty(); }
 
  private:
   std::vector<char> buf_;

@@ -2,8 +2,6 @@
 // framework lines. Communicators and links are in comm_tracker.cc; Finish in job_finish.cc.
 #include "ncclscope/model/job_builder.h"
 
-#include <cstring>
-
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -29,29 +27,8 @@ Evidence MakeTimedEvidence(const EventContext& ctx) {
 namespace {
 
 bool SameProcess(const Process& p, const EventContext& ctx) {
-  if (p.pid != ctx.pid || p.hostname.size() != ctx.host.size()) return false;
-  const char* a = p.hostname.data();
-  const char* b = ctx.host.data();
-  const size_t n = ctx.host.size();
-  // Host names are short: compare in words (the last one overlapping), without a library call.
-  if (n >= 8) {
-    for (size_t i = 0; i + 8 < n; i += 8) {
-      if (byte_words::Load8(a + i) != byte_words::Load8(b + i)) return false;
-    }
-    return byte_words::Load8(a + n - 8) == byte_words::Load8(b + n - 8);
-  }
-  if (n >= 4) {
-    uint32_t x, y, u, v;
-    std::memcpy(&x, a, 4);
-    std::memcpy(&y, b, 4);
-    std::memcpy(&u, a + n - 4, 4);
-    std::memcpy(&v, b + n - 4, 4);
-    return x == y && u == v;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+  return p.pid == ctx.pid && p.hostname.size() == ctx.host.size() &&
+         byte_words::EqualBytes(p.hostname.data(), ctx.host.data(), ctx.host.size());
 }
 
 /// A hash of (host, pid) from the pid and the host's last bytes (where "node-17", "trainer-3" and
@@ -64,10 +41,7 @@ uint64_t ProcessKey(std::string_view host, uint32_t pid) {
     if (n > 8) tail ^= byte_words::Load8(host.data()) * 0xff51afd7ed558ccdull;
     if (n > 16) tail += std::hash<std::string_view>{}(host);
   } else if (n >= 4) {
-    uint32_t head4, tail4;
-    std::memcpy(&head4, host.data(), 4);
-    std::memcpy(&tail4, host.data() + n - 4, 4);
-    tail ^= uint64_t{tail4} << 32 | head4;
+    tail ^= uint64_t{byte_words::Load4(host.data() + n - 4)} << 32 | byte_words::Load4(host.data());
   } else {
     for (size_t i = 0; i < n; ++i) tail = tail << 8 | static_cast<uint8_t>(host[i]);
   }

@@ -69,9 +69,9 @@ bool ReadCollFieldsFast(TextCursor c, CollectiveArgs* coll) {
 }
 
 /// The token after the first "comm " key of `args` (at its start or after a blank; more blanks
-/// allowed before the value), or "". Found by
-/// the letter 'm', which a COLL line holds only in "comm" and "stream": one vectorised memchr
-/// usually lands on it, where looking for the blank or 'c' would stop at every token or pointer.
+/// allowed before the value), or "". Found by the letter 'm', which a COLL line holds only in
+/// "comm" and "stream": one vectorised memchr usually lands on it, where looking for the blank
+/// or 'c' would stop at every token or pointer.
 std::string_view FindComm(std::string_view args) {
   const char* const p = args.data();
   const size_t n = args.size();

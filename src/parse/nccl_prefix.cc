@@ -37,10 +37,6 @@ void SplitLocation(std::string_view pre, Level level, EventContext* ctx) {
   ctx->location = pre;
 }
 
-}  // namespace
-
-namespace {
-
 // Reads the decimal number at p[0, end) into *out: false unless it has 1 to 9 digits (so it fits
 // in 32 bits, as NCCL's pids, tids and devices do). One fused loop: this runs three times on every
 // NCCL line.

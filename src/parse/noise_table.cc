@@ -235,7 +235,8 @@ std::string_view ExclusiveNoiseFamily(std::string_view body) {
       break;
     case 'U':
       if (StartsWith(body, "UDS proxyGetFd received handle ") ||
-          StartsWith(body, "UDS converted handle ") || StartsWith(body, "UDS: ClientGetFd handle ")) {
+          StartsWith(body, "UDS converted handle ") ||
+          StartsWith(body, "UDS: ClientGetFd handle ")) {
         return kProxy;
       }
       break;

@@ -51,6 +51,7 @@ void PrefixCache::Remember(std::string_view text, EventContext* ctx_out) {
   }
   const size_t length = static_cast<size_t>(ctx.body.data() - text.data());
   if (length < kMinLength || length > kMaxLength || text.size() < kMinLength + 8) return;
+  if (last_id_ == UINT32_MAX) return;  // 4 billion distinct prefixes: stop naming new ones
   Entry& e = slots_[Slot(text.data())];
   std::memset(e.words, 0, sizeof e.words);
   std::memcpy(e.words, text.data(), length);
@@ -62,10 +63,6 @@ void PrefixCache::Remember(std::string_view text, EventContext* ctx_out) {
   e.pid = ctx.pid;
   e.tid = ctx.tid;
   e.dev = ctx.dev;
-  if (last_id_ == UINT32_MAX) {  // 4 billion distinct prefixes: stop naming new ones
-    e.length = 0;
-    return;
-  }
   e.id = ++last_id_;
   ctx_out->prefix_id = e.id;
 }

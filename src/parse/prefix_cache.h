@@ -29,7 +29,8 @@ class PrefixCache {
   /// reused by one cache).
   void Remember(std::string_view text, EventContext* ctx);
 
-  static constexpr size_t kMaxLength = 96;  ///< Longer prefixes (very long host names) are not kept.
+  /// Longer prefixes (very long host names) are not kept.
+  static constexpr size_t kMaxLength = 96;
 
  private:
   static constexpr size_t kMinLength = 24;  ///< Three words, the hash key; shorter are not kept.

@@ -15,14 +15,6 @@
 
 namespace ncclscope::parse_internal {
 
-/// Loads `sizeof(T)` bytes from `p` (any alignment).
-template <typename T>
-[[gnu::always_inline]] inline T LoadWord(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 /// True if the N-1 bytes at `p` equal the string literal `lit` (the caller checked the length).
 /// Compared in 8- or 4-byte words, the last word overlapping the one before: with a literal the
 /// words are constants, so a 9-byte keyword costs two loads and compares, where GCC calls the
@@ -38,14 +30,14 @@ template <size_t N>
     }
     return true;
   } else if constexpr (n < 8) {
-    return LoadWord<uint32_t>(p) == LoadWord<uint32_t>(lit) &&
-           LoadWord<uint32_t>(p + n - 4) == LoadWord<uint32_t>(lit + n - 4);
+    return byte_words::Load4(p) == byte_words::Load4(lit) &&
+           byte_words::Load4(p + n - 4) == byte_words::Load4(lit + n - 4);
   } else {
     for (size_t i = 0; i + 8 <= n; i += 8) {
-      if (LoadWord<uint64_t>(p + i) != LoadWord<uint64_t>(lit + i)) return false;
+      if (byte_words::Load8(p + i) != byte_words::Load8(lit + i)) return false;
     }
     if constexpr (n % 8 != 0) {
-      return LoadWord<uint64_t>(p + n - 8) == LoadWord<uint64_t>(lit + n - 8);
+      return byte_words::Load8(p + n - 8) == byte_words::Load8(lit + n - 8);
     }
     return true;
   }

@@ -93,35 +93,14 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
   for (const auto& [r, cr] : c.ranks) {
     if (cr.process >= 0) host_set.insert(job.processes[cr.process].host);
   }
-  auto optional_int = [js](std::string_view key, int v) {
-    js->Key(key);
-    if (v >= 0) {
-      js->Int(v);
-    } else {
-      js->Null();
-    }
-  };
-  auto ints = [js](std::string_view key, const std::vector<int>& v) {
-    js->Key(key);
-    js->BeginArray();
-    for (int x : v) js->Int(x);
-    js->EndArray();
-  };
   js->BeginObject();
   js->Key("api");
   js->String(c.api);
   js->Key("bottleneck");
-  if (s && s->bottleneck) {
-    js->String(TransportClassName(*s->bottleneck));
-  } else {
-    js->Null();
-  }
+  js->StringOrNull(s && s->bottleneck ? TransportClassName(*s->bottleneck) : "");
   js->Key("graph_type");
-  if (c.graph_intra_type.empty()) {
-    js->Null();
-  } else {
-    js->String(c.graph_intra_type + "/" + c.graph_inter_type);
-  }
+  js->StringOrNull(c.graph_intra_type.empty() ? std::string()
+                                              : c.graph_intra_type + "/" + c.graph_inter_type);
   js->Key("hosts");
   js->BeginArray();
   for (int h : host_set) js->String(job.hosts[h].name);
@@ -148,20 +127,22 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
     }
   }
   js->EndObject();
-  optional_int("local_ranks", c.local_ranks);
-  optional_int("nchannels", c.nchannels);
-  optional_int("nnodes", c.nnodes);
+  js->Key("local_ranks");
+  js->IntOrNull(c.local_ranks);
+  js->Key("nchannels");
+  js->IntOrNull(c.nchannels);
+  js->Key("nnodes");
+  js->IntOrNull(c.nnodes);
   js->Key("nranks");
   js->Int(c.nranks);
   js->Key("parent");
-  if (c.parent_id.empty()) {
-    js->Null();
-  } else {
-    js->String(c.parent_id);
-  }
-  ints("ranks_incomplete", incomplete);
-  ints("ranks_missing", missing);
-  ints("ranks_seen", seen);
+  js->StringOrNull(c.parent_id);
+  js->Key("ranks_incomplete");
+  js->IntArray(incomplete);
+  js->Key("ranks_missing");
+  js->IntArray(missing);
+  js->Key("ranks_seen");
+  js->IntArray(seen);
   js->Key("rings");
   js->Uint(c.rings.size());
   if (s) {
@@ -188,41 +169,6 @@ void WriteComms(const Job& job, JsonStream* js) {
 
 namespace {
 
-void WriteOptionalString(JsonStream* js, std::string_view key, std::string_view v) {
-  js->Key(key);
-  if (v.empty()) {
-    js->Null();
-  } else {
-    js->String(v);
-  }
-}
-
-void WriteOptionalInt(JsonStream* js, std::string_view key, int v) {
-  js->Key(key);
-  if (v >= 0) {
-    js->Int(v);
-  } else {
-    js->Null();
-  }
-}
-
-void WriteOptionalBool(JsonStream* js, std::string_view key, const std::optional<bool>& v) {
-  js->Key(key);
-  if (v) {
-    js->Bool(*v);
-  } else {
-    js->Null();
-  }
-}
-
-template <typename Ints>
-void WriteIntArray(JsonStream* js, std::string_view key, const Ints& values) {
-  js->Key(key);
-  js->BeginArray();
-  for (int v : values) js->Int(v);
-  js->EndArray();
-}
-
 /// One link, keys in byte order (the order a JSON document would print them in).
 void WriteLink(JsonStream* js, const Job& job, const Link& l) {
   const std::string_view direction = l.send_side && l.receive_side ? "both"
@@ -233,9 +179,12 @@ void WriteLink(JsonStream* js, const Job& job, const Link& l) {
   js->String(AttributionName(l.attribution));
   js->Key("ce");
   js->Bool(l.ce);
-  WriteIntArray(js, "channels", l.channels);
-  WriteOptionalString(js, "comm", l.comm >= 0 ? std::string_view(job.comms[l.comm].id) : "");
-  WriteIntArray(js, "conn_indexes", l.conn_indexes);
+  js->Key("channels");
+  js->IntArray(l.channels);
+  js->Key("comm");
+  js->StringOrNull(l.comm >= 0 ? std::string_view(job.comms[l.comm].id) : "");
+  js->Key("conn_indexes");
+  js->IntArray(l.conn_indexes);
   js->Key("direction");
   js->String(direction);
   js->Key("dst");
@@ -255,21 +204,30 @@ void WriteLink(JsonStream* js, const Job& job, const Link& l) {
   js->Int(GlobalRank(job, l.comm, l.dst));
   js->Key("global_src");
   js->Int(GlobalRank(job, l.comm, l.src));
-  WriteOptionalString(js, "hardware_path", PathName(l.hardware_path));
-  WriteOptionalBool(js, "intra_node", l.intra_node);
+  js->Key("hardware_path");
+  js->StringOrNull(PathName(l.hardware_path));
+  js->Key("intra_node");
+  js->BoolOrNull(l.intra_node);
   js->Key("lines");
   js->Uint(l.lines);
-  WriteOptionalString(js, "mode", l.mode);
-  WriteOptionalString(js, "net", l.net);
-  WriteOptionalInt(js, "net_dev", l.net_dev);
-  WriteOptionalString(js, "path", PathName(l.path));
-  WriteOptionalString(js, "path_evidence", l.path_evidence);
-  WriteOptionalInt(js, "proxy_rank", l.proxy_rank);
+  js->Key("mode");
+  js->StringOrNull(l.mode);
+  js->Key("net");
+  js->StringOrNull(l.net);
+  js->Key("net_dev");
+  js->IntOrNull(l.net_dev);
+  js->Key("path");
+  js->StringOrNull(PathName(l.path));
+  js->Key("path_evidence");
+  js->StringOrNull(l.path_evidence);
+  js->Key("proxy_rank");
+  js->IntOrNull(l.proxy_rank);
   js->Key("raw");
   js->String(l.raw);
   js->Key("read");
   js->Bool(l.read);
-  WriteOptionalBool(js, "same_physical_host", l.same_physical_host);
+  js->Key("same_physical_host");
+  js->BoolOrNull(l.same_physical_host);
   js->Key("shared");
   js->Bool(l.shared);
   js->Key("src");
@@ -448,18 +406,19 @@ void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& 
   js.BeginObject();
   // The document's members and the streamed parts, merged in key order.
   size_t next = 0;
-  auto stream_until = [&](std::string_view key) {
-    for (; next < std::size(kStreamed) && kStreamed[next].key < key; ++next) {
+  // Writes the streamed parts whose keys sort before `key`; all that are left without one.
+  auto stream_before = [&](std::optional<std::string_view> key) {
+    for (; next < std::size(kStreamed) && (!key || kStreamed[next].key < *key); ++next) {
       js.Key(kStreamed[next].key);
       kStreamed[next].write(in.job, &js);
     }
   };
   for (const auto& [key, value] : report.items()) {
-    stream_until(key);
+    stream_before(key);
     js.Key(key);
     js.Value(value);
   }
-  stream_until("\x7f");
+  stream_before(std::nullopt);
   js.EndObject();
   text.push_back('\n');
   out << text;

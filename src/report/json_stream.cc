@@ -122,6 +122,38 @@ void JsonStream::Null() {
   out_->append("null");
 }
 
+void JsonStream::StringOrNull(std::string_view s) {
+  if (s.empty()) {
+    Null();
+  } else {
+    String(s);
+  }
+}
+
+void JsonStream::IntOrNull(int64_t v) {
+  if (v < 0) {
+    Null();
+  } else {
+    Int(v);
+  }
+}
+
+void JsonStream::BoolOrNull(const std::optional<bool>& v) {
+  if (v) {
+    Bool(*v);
+  } else {
+    Null();
+  }
+}
+
+void JsonStream::SecondsOrNull(double v) {
+  if (v < 0) {
+    Null();
+  } else {
+    Value(nlohmann::json(v));
+  }
+}
+
 void JsonStream::Value(const nlohmann::json& v) {
   BeforeValue();
   const std::string text = v.dump(kIndent, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -60,19 +60,12 @@ std::vector<RankRow> BuildRankTable(const Job& job) {
 }
 
 void WriteRankTableJson(const Job& job, JsonStream* js) {
-  auto seconds = [js](double v) {  // nlohmann prints doubles; null when unknown
-    if (v >= 0) {
-      js->Value(nlohmann::json(v));
-    } else {
-      js->Null();
-    }
-  };
   js->BeginArray();
   for (const auto& r : BuildRankTable(job)) {
     // Keys in byte order, as a JSON document prints them.
     js->BeginObject();
     js->Key("bootstrap_seconds");
-    seconds(r.bootstrap_seconds);
+    js->SecondsOrNull(r.bootstrap_seconds);
     js->Key("bus_ids");
     js->BeginArray();
     for (const auto& b : r.bus_ids) js->String(b);
@@ -82,13 +75,11 @@ void WriteRankTableJson(const Job& job, JsonStream* js) {
     js->Key("comms_incomplete");
     js->Int(r.comms_incomplete);
     js->Key("cuda_devs");
-    js->BeginArray();
-    for (int d : r.cuda_devs) js->Int(d);
-    js->EndArray();
+    js->IntArray(r.cuda_devs);
     js->Key("host");
     js->String(r.host);
     js->Key("init_seconds");
-    seconds(r.init_seconds);
+    js->SecondsOrNull(r.init_seconds);
     js->Key("last_line");
     js->BeginObject();
     js->Key("line");
@@ -103,11 +94,7 @@ void WriteRankTableJson(const Job& job, JsonStream* js) {
     js->Key("pid");
     js->Uint(r.pid);
     js->Key("rank");
-    if (r.global_rank >= 0) {
-      js->Int(r.global_rank);
-    } else {
-      js->Null();
-    }
+    js->IntOrNull(r.global_rank);
     js->Key("state");
     js->String(r.state);
     js->EndObject();

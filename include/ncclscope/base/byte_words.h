@@ -5,6 +5,7 @@
 #define NCCLSCOPE_BASE_BYTE_WORDS_H_
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -20,6 +21,30 @@ inline constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
   std::memcpy(&w, p, sizeof w);
   if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
   return w;
+}
+
+/// The 4 bytes at `p` (any alignment), the byte at p[0] in the lowest bits on every host.
+[[gnu::always_inline]] inline uint32_t Load4(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, sizeof w);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+  return w;
+}
+
+/// True if the `n` bytes at `a` and `b` are equal: words, the last one overlapping the one before,
+/// so short strings (host names) cost a few compares and no library call.
+[[gnu::always_inline]] inline bool EqualBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (Load8(a + i) != Load8(b + i)) return false;
+    }
+    return Load8(a + n - 8) == Load8(b + n - 8);
+  }
+  if (n >= 4) return Load4(a) == Load4(b) && Load4(a + n - 4) == Load4(b + n - 4);
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
 }
 
 /// 0x80 in every byte of `w` that is zero, 0 elsewhere. Exact (no carries between bytes).

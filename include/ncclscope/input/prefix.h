@@ -20,9 +20,6 @@ namespace ncclscope {
 /// and meta views point into `raw`.
 std::string_view StripPrefixes(std::string_view raw, LineMeta* meta, std::string* scratch);
 
-/// StripPrefixes for a line known to hold no ESC byte (LineReader::line_is_plain): skips the
-/// ANSI search; the result and meta views point into `raw`.
-std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta);
 
 /// True when `raw` cannot start with any prefix: it starts with a letter and a ':' comes before
 /// any blank in its first 8 bytes, as in every bare NCCL line ("host:pid:tid ..."). A letter can
@@ -34,7 +31,20 @@ inline bool HasNoPrefix(std::string_view raw) {
   const uint64_t w = byte_words::Load8(raw.data());
   const uint64_t colon = byte_words::BytesEqual(w, ':');
   const uint64_t blank = byte_words::BytesEqual(w, ' ');
-  return colon != 0 && (blank == 0 || byte_words::FirstMarked(colon) < byte_words::FirstMarked(blank));
+  return colon != 0 &&
+         (blank == 0 || byte_words::FirstMarked(colon) < byte_words::FirstMarked(blank));
+}
+
+/// Strips the stacked prefixes of an ESC-free text into *meta (which the caller reset).
+std::string_view StripStackedPrefixes(std::string_view s, LineMeta* meta);
+
+/// StripPrefixes for a line known to hold no ESC byte (LineReader::line_is_plain): skips the
+/// ANSI search; the result and meta views point into `raw`. Inline: most lines are bare NCCL
+/// lines (HasNoPrefix) and cost no call.
+inline std::string_view StripPrefixesNoAnsi(std::string_view raw, LineMeta* meta) {
+  meta->Clear();
+  if (HasNoPrefix(raw)) return raw;
+  return StripStackedPrefixes(raw, meta);
 }
 
 }  // namespace ncclscope

@@ -250,7 +250,7 @@ struct Collective {  // "AllReduce: opCount 5 sendbuff ... count N datatype 7 op
   std::string_view op;
   uint64_t op_count = 0;
   std::string_view comm;  ///< The token after " comm " in args.
-  std::string_view args;  ///< The text after the opCount: see DecodeCollectiveArgs (collective_args.h).
+  std::string_view args;  ///< The text after the opCount: DecodeCollectiveArgs decodes it.
 };
 struct CollAlgo {  // "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..23}"
   std::string_view op;

@@ -7,6 +7,7 @@
 #define NCCLSCOPE_REPORT_JSON_STREAM_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,23 @@ class JsonStream {
   void Null();
   /// Any document value, printed by nlohmann::json and indented to the current level.
   void Value(const nlohmann::json& v);
+
+  // The report's conventions for values that may be unknown.
+  /// `s`, or null when empty.
+  void StringOrNull(std::string_view s);
+  /// `v`, or null when negative.
+  void IntOrNull(int64_t v);
+  /// `v`, or null when unknown.
+  void BoolOrNull(const std::optional<bool>& v);
+  /// `v` as nlohmann prints doubles, or null when negative.
+  void SecondsOrNull(double v);
+  /// An array of the ints of `values`, in their order.
+  template <typename Ints>
+  void IntArray(const Ints& values) {
+    BeginArray();
+    for (int v : values) Int(v);
+    EndArray();
+  }
 
  private:
   struct Frame {
