@@ -72,7 +72,8 @@ int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, Anal
   ReportOptions ropts;
   ropts.color = UseColor(opts.color, output.is_file());
   ropts.verbose = opts.verbose;
-  format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
+  format->write(ReportInput{result.job, result.findings, result.problems, &result.root_cause}, ropts,
+                output.stream());
   output.stream().flush();
 
   return AnalyzeExitCode(opts, result, err);

@@ -26,6 +26,9 @@ int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& res
                     std::ostream& err);
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `ncclscope timeline`: every failure incident on one time axis, per attempt, with the root
+/// cause's first failure marked and each line's distance from it.
+int RunTimeline(const TimelineCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunTopo(const TopoCommandOptionsCli& opts, std::ostream& out, std::ostream& err);
 int RunBench(const BenchCommandOptionsCli& opts, std::ostream& out, std::ostream& err);

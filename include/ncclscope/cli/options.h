@@ -52,6 +52,12 @@ struct RanksCommandOptions {
   std::string output;
 };
 
+struct TimelineCommandOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  std::string output;
+};
+
 struct RulesCommandOptions {
   std::string format = "text";
 };
