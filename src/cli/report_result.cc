@@ -49,6 +49,9 @@ int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& res
   for (const auto& f : result.findings) {
     if (f.severity >= threshold) return kExitFindings;
   }
+  // A job that failed fails the gate at any level, even when no rule fired (a killed rank).
+  const RootCause& cause = result.root_cause.cause;
+  if (cause.job_failed && cause.cls != CauseClass::kNone) return kExitFindings;
   return kExitOk;
 }
 

@@ -38,25 +38,30 @@ bool IsStartupEvent(const EventData& d) {
          std::holds_alternative<CommConfig>(d);
 }
 
+/// Digits at s[*i] as a number (at most 15 digits, the rest skipped); false if none.
+bool ReadNumber(std::string_view s, size_t* i, int64_t* out) {
+  const size_t start = *i;
+  int64_t v = 0;
+  for (; *i < s.size() && s[*i] >= '0' && s[*i] <= '9'; ++*i) {
+    if (*i - start < 15) v = v * 10 + (s[*i] - '0');
+  }
+  if (*i == start) return false;
+  *out = v;
+  return true;
+}
+
 /// "1 (local_rank: 1)" → 1, 1; "-9 (pid: 631)" → -9, 631.
 void NumberAndParen(std::string_view v, std::string_view key, int64_t* number, int64_t* inner) {
   size_t i = 0;
-  bool neg = false;
-  if (i < v.size() && v[i] == '-') {
-    neg = true;
-    ++i;
-  }
+  const bool neg = !v.empty() && v[0] == '-';
+  if (neg) ++i;
   int64_t n = 0;
-  size_t start = i;
-  while (i < v.size() && v[i] >= '0' && v[i] <= '9') n = n * 10 + (v[i++] - '0');
-  if (i > start) *number = neg ? -n : n;
+  if (ReadNumber(v, &i, &n)) *number = neg ? -n : n;
   const size_t k = v.find(key);
   if (k == std::string_view::npos) return;
-  int64_t m = 0;
   size_t j = k + key.size();
-  start = j;
-  while (j < v.size() && v[j] >= '0' && v[j] <= '9') m = m * 10 + (v[j++] - '0');
-  if (j > start) *inner = m;
+  int64_t m = 0;
+  if (ReadNumber(v, &j, &m)) *inner = m;
 }
 
 std::string_view Trimmed(std::string_view s) {
@@ -251,6 +256,7 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
     i.kind = IncidentKind::kWatchdogTimeout;
     i.rank = LineRank(ctx, w->rank);
     i.seq = w->seq;
+    i.numel = w->numel_in;
     i.op = std::string(w->op_type);
     Push(std::move(i), ctx, src, job);
     return;
@@ -375,10 +381,9 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
           i.kind = IncidentKind::kExit;
           i.reporter = ExitReporter::kMpirun;
           if (comma != std::string_view::npos) {
-            int r = 0;
             size_t k = comma + 1;
-            while (k < v.size() && v[k] >= '0' && v[k] <= '9') r = r * 10 + (v[k++] - '0');
-            i.rank = r;
+            int64_t r = -1;
+            if (ReadNumber(v, &k, &r) && r < (int64_t{1} << 30)) i.rank = static_cast<int>(r);
           }
           Incident* p = Push(std::move(i), ctx, src, job);
           src.pending_exit = p ? static_cast<int>(job->incidents.incidents.size()) - 1 : -1;
@@ -390,10 +395,25 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
           if (src.pending_exit >= 0 && ctx.line <= src.pending_line + 2) {
             int64_t code = 0, unused = -1;
             NumberAndParen(l->value, "()", &code, &unused);
-            job->incidents.incidents[src.pending_exit].exit_code = static_cast<int>(code);
+            if (code < (int64_t{1} << 30)) {
+              job->incidents.incidents[src.pending_exit].exit_code = static_cast<int>(code);
+            }
           }
           src.pending_exit = -1;
           return;
+        }
+        // An excerpt of the table without its headers: the fields alone make the entries.
+        if (l->key == "time" &&
+            (src.table_entry < 0 || src.table == Table::kNone ||
+             job->incidents.incidents[src.table_entry].stamp)) {
+          if (src.table == Table::kNone) src.table = Table::kFailures;
+          i.kind = IncidentKind::kExit;
+          i.reporter = ExitReporter::kTorchrun;
+          i.from_table = true;
+          src.table_entry = Push(std::move(i), ctx, src, job) != nullptr
+                                ? static_cast<int>(job->incidents.incidents.size()) - 1
+                                : -1;
+          src.failed_seen = true;
         }
         if (src.table == Table::kNone || src.table_entry < 0) return;
         Incident& e = job->incidents.incidents[src.table_entry];
@@ -411,13 +431,15 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
         } else if (l->key == "rank") {
           int64_t r = -1, lr = -1;
           NumberAndParen(l->value, "local_rank: ", &r, &lr);
-          e.rank = static_cast<int>(r);
-          e.local_rank = static_cast<int>(lr);
+          if (r < (int64_t{1} << 30)) e.rank = static_cast<int>(r);
+          if (lr < (int64_t{1} << 30)) e.local_rank = static_cast<int>(lr);
         } else if (l->key == "exitcode") {
           int64_t code = 0, pid = -1;
           NumberAndParen(l->value, "pid: ", &code, &pid);
-          e.exit_code = static_cast<int>(code);
-          e.signal = SignalFromExitCode(e.exit_code.value()).value_or(0);
+          if (code > -(int64_t{1} << 30) && code < (int64_t{1} << 30)) {
+            e.exit_code = static_cast<int>(code);
+            e.signal = SignalFromExitCode(*e.exit_code).value_or(0);
+          }
           e.pid = pid;
           e.evidence = LineEvidence(ctx);
         } else if (l->key == "traceback") {
@@ -447,8 +469,11 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
         break;
       case LauncherKind::kKillSent:
         i.kind = IncidentKind::kSignalSent;
-        i.pid = -1;
-        for (char c : l->value) i.pid = (i.pid < 0 ? 0 : i.pid) * 10 + (c - '0');
+        {
+          size_t k = 0;
+          int64_t pid = -1;
+          if (ReadNumber(l->value, &k, &pid)) i.pid = pid;
+        }
         i.signal = 9;
         src.failed_seen = true;
         break;
@@ -550,8 +575,9 @@ void IncidentRecorder::Finish(Job* job) const {
       if (i.host.empty()) i.host = by_rank->host;
     }
     if (i.rank < 0 && i.local_rank >= 0) {
-      // One node (every process on one host): local ranks are global ranks.
-      bool one_host = !log.instances.empty();
+      // One node (every process on one host), or no NCCL process in the input to say
+      // otherwise: the local rank stands for the global rank.
+      bool one_host = true;
       for (const ProcessInstance& p : log.instances) one_host = one_host && p.host == log.instances[0].host;
       if (one_host) i.rank = i.local_rank;
     }

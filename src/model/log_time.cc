@@ -108,6 +108,23 @@ std::optional<LogTime> ParseLogTime(std::string_view s) {
     t.day = day;
     return t;
   }
+  // ctime (dmesg -T, `date`): "Mon Nov 23 11:39:07 2026".
+  static constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+  for (std::string_view d : kDays) {
+    if (s.size() > 4 && s.substr(0, 3) == d && s[3] == ' ') {
+      std::optional<LogTime> rest = ParseLogTime(s.substr(4));
+      if (!rest || rest->year != 0 || !rest->has_date()) return std::nullopt;
+      // The year after the clock: "... 11:39:07 2026".
+      const size_t clock = s.find(':');
+      if (clock != std::string_view::npos && clock + 7 < s.size()) {
+        size_t y = clock + 6;
+        while (y < s.size() && s[y] != ' ') ++y;
+        int year = 0;
+        if (Digits(s, y + 1, 4, &year)) rest->year = year;
+      }
+      return rest;
+    }
+  }
   // syslog: "Nov 22 10:00:01" (day may be space-padded: "Nov  2").
   for (size_t i = 0; i < std::size(kMonths); ++i) {
     if (s.size() < 15 || s.substr(0, 3) != kMonths[i] || s[3] != ' ') continue;

@@ -124,7 +124,8 @@ std::optional<int64_t> ParseTimeKey(std::string_view s) {
 bool IsCascadeMessage(std::string_view text) {
   static constexpr std::string_view kCascade[] = {
       "remote process exited", "connection closed", "connection reset", "broken pipe",
-      "closing signal",        "was aborted",       "peer closed"};
+      "closing signal",        "was aborted",       "peer closed",
+      "retcode 6",             "reset by peer"};
   for (std::string_view c : kCascade) {
     if (ContainsNoCase(text, c)) return true;
   }

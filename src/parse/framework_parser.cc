@@ -133,6 +133,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   fe.rank = rank;
   if (Has(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
+    // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.
+    if (rank < 0 && Has(msg, "[Rank ")) rank = static_cast<int>(IntAfter(msg, "[Rank "));
     w.rank = rank;
     w.seq = IntAfter(msg, "SeqNum=");
     w.op_type = TokenAfter(msg, "OpType=");
@@ -236,10 +238,16 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   // Without a header, indented text is a traceback frame, a launcher's report field or source
   // code ("    raise ChildFailedError(": no event).
   if (!header && (c.Peek() == ' ' || c.Peek() == '\t')) {
-    if (!DispatchProcessEnd(c.rest(), false, true, ctx, data)) return false;
-    ctx->level = Level::kTorch;
-    ctx->body = Trim(c.rest());
-    return true;
+    if (DispatchProcessEnd(c.rest(), false, true, ctx, data)) {
+      ctx->level = Level::kTorch;
+      ctx->body = Trim(c.rest());
+      return true;
+    }
+    // A pasted log indented as a block ("    [rank7]:[E816 01:45:40.18 ...] ..."): the line
+    // without its indentation.
+    const std::string_view trimmed = Trim(c.rest());
+    if (trimmed.size() > 4 && trimmed.front() == '[') return ParseFramework(trimmed, ctx, data);
+    return false;
   }
   if (!header && StartsWith(c.rest(), "raise ")) return false;
   int rank = -1, pg_id = -1;

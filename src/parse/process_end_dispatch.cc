@@ -50,9 +50,22 @@ size_t SyslogLength(std::string_view s) {
 
 }  // namespace
 
+/// ctime "Mon Nov 23 11:39:07 2026" (dmesg -T) at the start of s: its length, else 0.
+size_t CtimeLength(std::string_view s) {
+  static constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+  bool day = false;
+  for (std::string_view d : kDays) day = day || StartsWith(s, d);
+  if (!day || s.size() < 24 || s[3] != ' ') return 0;
+  const size_t n = SyslogLength(s.substr(4));
+  if (n == 0 || s.size() < 4 + n + 5 || s[4 + n] != ' ' || !Digits(s, 5 + n, 4)) return 0;
+  return 4 + n + 5;
+}
+
 std::string_view LeadingTimestamp(std::string_view line) {
   if (!line.empty() && line.front() == '[') {
-    const size_t n = IsoLength(line.substr(1));
+    const std::string_view in = line.substr(1);
+    size_t n = IsoLength(in);
+    if (n == 0) n = CtimeLength(in);
     if (n > 0 && n + 1 < line.size() && line[n + 1] == ']') return line.substr(1, n);
     return {};
   }
@@ -86,7 +99,7 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
       break;
   }
   if (ParseTorchelastic(msg, data) || ParsePythonLine(msg, false, data) ||
-      ParseKernelOom(msg, data)) {
+      ParseKernelOom(msg, data) || ParseRay(msg, data)) {
     return true;
   }
   // "*** JOB 12 ON node7 CANCELLED AT ..." without the slurmstepd head.

@@ -28,6 +28,9 @@ bool ParseSlurm(std::string_view line, EventData* data);
 bool ParseKubernetes(std::string_view line, EventData* data);
 /// Kernel OOM killer: "Out of memory: Killed process 1234 (python) ...", "oom-kill:...,pid=1234".
 bool ParseKernelOom(std::string_view line, EventData* data);
+/// Ray: "A worker died or was killed while executing a task by an unexpected system error",
+/// "Ray killed this worker ... because ... memory usage threshold".
+bool ParseRay(std::string_view line, EventData* data);
 /// Python: "Traceback (most recent call last):", frames, the exception line, "Fatal Python
 /// error: ...", "terminate called after throwing an instance of '...'".
 bool ParsePythonLine(std::string_view line, bool indented, EventData* data);

@@ -50,6 +50,28 @@ bool ParseTorchelastic(std::string_view msg, EventData* data) {
     *data = e;
     return true;
   }
+  // The legacy launcher (torch.distributed.launch) raises when a worker fails:
+  // subprocess.CalledProcessError: Command '[..., '--local_rank=3', ...]' died with
+  // <Signals.SIGKILL: 9>.  /  ... returned non-zero exit status 1.
+  if (const size_t cpe = msg.find("CalledProcessError: Command '"); cpe != std::string_view::npos) {
+    ProcessExit e;
+    e.reporter = ExitReporter::kTorchrun;
+    if (!IntAfter(msg, "--local_rank=", &e.local_rank)) IntAfter(msg, "--local-rank=", &e.local_rank);
+    if (const size_t sig = msg.rfind("<Signals."); sig != std::string_view::npos) {
+      const size_t colon = msg.find(": ", sig);
+      if (colon == std::string_view::npos) return false;
+      TextCursor c(msg.substr(colon + 2));
+      if (!c.ReadInt(&e.signal)) return false;
+      e.exit_code = -e.signal;
+    } else {
+      int code = 0;
+      if (!IntAfter(msg, "non-zero exit status ", &code)) return false;
+      e.exit_code = code;
+      e.signal = SignalFromExitCode(code).value_or(0);
+    }
+    *data = e;
+    return true;
+  }
   if (Has(msg, " attempts left; will restart worker group") ||
       StartsWith(msg, "Restarting worker group")) {
     LauncherEvent l;

@@ -28,6 +28,8 @@ std::string_view ReporterName(ExitReporter r) {
       return "kernel";
     case ExitReporter::kPython:
       return "python";
+    case ExitReporter::kRay:
+      return "ray";
   }
   return "?";
 }

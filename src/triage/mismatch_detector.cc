@@ -16,7 +16,9 @@ namespace ncclscope::triage_internal {
 std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
   static const std::regex kOwn(
       R"(Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),? ?OpType=([A-Z_]+))");
+  static const std::regex kPeer(R"(but Rank (\d+) is running collective)");
   std::map<int, std::pair<std::string, const Incident*>> own;  // rank → (op, line)
+  std::map<int, int> named;  // rank → how many other ranks' checks name it as differing
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kException) continue;
     if (i->message.find("Detected mismatch between collectives") == std::string::npos) continue;
@@ -24,7 +26,11 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
     if (!std::regex_search(i->message, m, kOwn)) continue;
     const int rank = std::stoi(m[1].str());
     if (i->rank >= 0 && rank != i->rank) continue;
-    own.try_emplace(rank, m[3].str() + " SeqNum " + m[2].str(), i);
+    const bool fresh = own.try_emplace(rank, m[3].str() + " SeqNum " + m[2].str(), i).second;
+    std::smatch peer;
+    if (fresh && std::regex_search(i->message, peer, kPeer) && std::stoi(peer[1].str()) != rank) {
+      ++named[std::stoi(peer[1].str())];
+    }
   }
   if (own.empty()) return std::nullopt;
   std::map<std::string, std::vector<int>> by_op;
@@ -56,7 +62,24 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
     rc.reasoning = fmt::format(
         "PyTorch's collective check found {}: the minority took the other code path",
         fmt::join(parts, ", "));
-  } else {
+  } else if (!named.empty()) {
+    // No majority of own operations (two ranks, or one report): the rank that the checks name
+    // as the one that differs, when one is named most often.
+    int most = 0, count = 0;
+    for (const auto& [rank, n] : named) {
+      if (n > most) {
+        most = n;
+        count = 1;
+      } else if (n == most) {
+        ++count;
+      }
+    }
+    for (const auto& [rank, n] : named) {
+      if (n == most && (count == 1 || own.count(rank) == 0)) suspects.push_back(rank);
+    }
+    if (count > 1 && suspects.size() > 1 && own.size() > 1) suspects.clear();
+  }
+  if (suspects.empty() && !(majorities == 1 && by_op.size() > 1)) {
     for (const auto& [rank, v] : own) suspects.push_back(rank);
     rc.confidence = Confidence::kMedium;
     rc.what = "ranks called different collectives";
@@ -65,6 +88,16 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
         "took the other code path",
         fmt::join(parts, ", "));
   }
+  if (rc.what.empty()) {
+    std::vector<std::string> reporters;
+    for (const auto& [rank, v] : own) reporters.push_back(std::to_string(rank));
+    rc.confidence = Confidence::kMedium;
+    rc.what = "called a different collective than the other ranks";
+    rc.reasoning = fmt::format(
+        "PyTorch's collective check on rank(s) {} ({}) named rank(s) {} as the one running "
+        "another collective",
+        fmt::join(reporters, ", "), fmt::join(parts, ", "), RankRanges(suspects));
+  }
   for (int r : suspects) {
     Culprit c{r, {}, -1};
     if (const ProcessInstance* p = view.ProcessOfRank(r)) {
@@ -72,11 +105,12 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
       c.pid = p->pid;
     }
     rc.culprits.push_back(c);
-    const Incident* line = own[r].second;
-    rc.evidence.push_back(line->evidence);
-    if (!rc.time && line->time) {
-      rc.time = line->time;
-      rc.time_text = line->time_text;
+  }
+  for (const auto& [rank, v] : own) {
+    rc.evidence.push_back(v.second->evidence);
+    if (!rc.time && v.second->time) {
+      rc.time = v.second->time;
+      rc.time_text = v.second->time_text;
     }
   }
   for (const auto& [rank, v] : own) rc.cause_lines.push_back({v.second->evidence.source, v.second->evidence.line});

@@ -31,6 +31,7 @@ std::string PeerOf(const std::string& message) {
 std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   const Incident* first = nullptr;
   const Incident* first_cascade = nullptr;
+  const Incident* first_local = nullptr;  ///< First error of a rank's own resources.
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kNcclWarn && i->kind != IncidentKind::kNcclError) continue;
     if (i->cascade || i->message.find("communicator was aborted") != std::string::npos) {
@@ -38,6 +39,19 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
       continue;
     }
     if (first == nullptr) first = i;
+    if (first_local == nullptr && ClassOfErrorText(i->message) != CauseClass::kNetwork) {
+      first_local = i;
+    }
+  }
+  // A rank's own failure (GPU memory, /dev/shm, CUDA) makes its peers' sockets fail: when the
+  // lines carry no times to order them, or the local error came soon after, it is the cause.
+  if (first != nullptr && first_local != nullptr && first != first_local &&
+      ClassOfErrorText(first->message) == CauseClass::kNetwork) {
+    const bool unordered = !(first->time && first_local->time) ||
+                           (first->time_inherited && first_local->time_inherited);
+    const bool soon = first->time && first_local->time &&
+                      *first_local->time - *first->time <= int64_t{60} * 1000000000;
+    if (unordered || soon) first = first_local;
   }
   RootCause rc;
   rc.attempt = view.attempt;
@@ -64,7 +78,18 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
     return rc;
   }
   if (first_cascade == nullptr) return std::nullopt;
-  rc.cls = CauseClass::kProcessKilled;
+  // A peer that closed its sockets (FIN: "Connection closed by remote peer", "remote process
+  // exited", EPIPE) ended; a reset, a timeout or an unreachable peer points at the network.
+  bool network = false;
+  for (const Incident* i : view.incidents) {
+    if ((i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError) && i->cascade) {
+      for (std::string_view k : {"reset by peer", "Connection reset", "timed out", "No route to host",
+                                 "unreachable"}) {
+        network = network || i->message.find(k) != std::string::npos;
+      }
+    }
+  }
+  rc.cls = network ? CauseClass::kNetwork : CauseClass::kProcessKilled;
   rc.confidence = Confidence::kLow;
   std::string peer;
   for (const Incident* i : view.incidents) {
@@ -88,18 +113,36 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   if (n == 1) {
     c.rank = only->rank;
     c.pid = only->pid;
+  } else if (peer.empty() && view.world == 2 && first_cascade->rank >= 0) {
+    // Two ranks: the peer is the other one.
+    c.rank = 1 - first_cascade->rank;
+    if (const ProcessInstance* p = view.ProcessOfRank(c.rank)) {
+      c.host = p->host;
+      c.pid = p->pid;
+    }
   }
   rc.culprits.push_back(c);
   rc.time = first_cascade->time;
   rc.time_text = first_cascade->time_text;
-  rc.what = "went away (exited, was killed or lost its node) without an error of its own in "
-            "the input";
-  rc.reasoning = fmt::format(
-      "{} reported that its peer{} went away (\"{}\") and no process in the input reports an "
-      "error of its own: the peer's process ended first — look at its own log, the scheduler's "
-      "and the kernel's (OOM killer) for why",
-      RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
-      peer.empty() ? std::string() : " " + peer, first_cascade->message);
+  if (network) {
+    rc.what = "dropped the connection (reset or timed out) without an error of its own in the "
+              "input";
+    rc.reasoning = fmt::format(
+        "{} saw its connection to its peer{} reset or time out (\"{}\") and no process in the "
+        "input reports an error of its own: the network between them failed, or the peer died "
+        "abruptly — check the NICs/switches (IB port state, counters) and the peer's own log",
+        RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
+        peer.empty() ? std::string() : " " + peer, first_cascade->message);
+  } else {
+    rc.what = "went away (exited, was killed or lost its node) without an error of its own in "
+              "the input";
+    rc.reasoning = fmt::format(
+        "{} reported that its peer{} went away (\"{}\") and no process in the input reports an "
+        "error of its own: the peer's process ended first — look at its own log, the "
+        "scheduler's and the kernel's (OOM killer) for why",
+        RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
+        peer.empty() ? std::string() : " " + peer, first_cascade->message);
+  }
   return rc;
 }
 

@@ -144,6 +144,15 @@ void Classify(RankFailure* f) {
     }
   }
   f->signal = exit ? exit->signal : 0;
+  bool oom = false;
+  std::string oom_by;
+  for (const Incident* i : f->lines) {
+    if (i->kind == IncidentKind::kExit && i->oom) {
+      oom = true;
+      if (i->reporter == ExitReporter::kKernel) oom_by = "the kernel's OOM killer";
+      if (oom_by.empty()) oom_by = "the OOM killer";
+    }
+  }
   if (exception != nullptr && !exception->type.empty()) {
     f->cls = ClassOfException(exception->type, exception->message);
     f->what = fmt::format("raised {}: {}", exception->type, Headline(exception->message));
@@ -161,8 +170,9 @@ void Classify(RankFailure* f) {
     f->cls = s == 9 || s == 15 || s == 1 || s == 2 ? CauseClass::kProcessKilled
                                                    : CauseClass::kCrashSignal;
     f->what = fmt::format("{} {}", s == 9 || s == 15 ? "was killed by" : "died of", SignalText(s));
-    if (exit->oom || Contains(exit->message, "OOM") || Contains(exit->message, "Out Of Memory")) {
-      f->what += ": out of host memory (the OOM killer)";
+    if (oom || Contains(exit->message, "OOM") || Contains(exit->message, "Out Of Memory")) {
+      f->what += fmt::format(": out of host memory ({})",
+                             oom_by.empty() ? std::string("the OOM killer") : oom_by);
     } else if (!SignalMeaning(s).empty()) {
       f->detail = std::string(SignalMeaning(s));
     }
@@ -184,7 +194,13 @@ void Classify(RankFailure* f) {
   }
   if (exit != nullptr && exit->oom) {
     f->cls = CauseClass::kProcessKilled;
-    f->what = "killed: out of host memory (OOMKilled)";
+    f->what = "was killed: out of host memory (OOMKilled)";
+    return;
+  }
+  if (exit != nullptr && exit->reporter == ExitReporter::kRay) {
+    f->cls = CauseClass::kProcessKilled;
+    f->what = "died or was killed (Ray: unexpected system error)";
+    f->detail = "Ray names the OOM killer's SIGKILL, `ray stop` or a crash as the usual causes";
     return;
   }
   f->cls = CauseClass::kPythonException;
@@ -313,7 +329,7 @@ CauseClass ClassOfErrorText(std::string_view text) {
       "remote process exited", "network error", "NET/IB", "NET/Socket", "NET/OFI",
       "completion with error", "Got completion", "socketPoll", "socketProgress",
       "ibv_", "Bootstrap", "bootstrap", "No route to host", "timed out", "Timeout",
-      "Network is unreachable", "NET plugin", "socket"};
+      "Network is unreachable", "NET plugin", "socket", "Socket", "Net : "};
   for (std::string_view k : kNet) {
     if (Contains(text, k)) return CauseClass::kNetwork;
   }

@@ -72,16 +72,17 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       r.progress = i;
     }
   }
-  // The waiting majority: the most common (SeqNum, op) among first-wave timeouts.
-  std::map<std::pair<int64_t, std::string>, std::vector<int>> groups;
+  // The waiting majority: the most common (SeqNum, op, size) among first-wave timeouts.
+  std::map<std::tuple<int64_t, std::string, int64_t>, std::vector<int>> groups;
   for (auto& [rank, s] : ranks) {
-    if (s.timeout) groups[{s.timeout->seq, s.timeout->op}].push_back(rank);
+    if (s.timeout) groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
   }
   auto major = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
     return a.second.size() < b.second.size();
   });
-  const int64_t seq = major->first.first;
-  const std::string& op = major->first.second;
+  const int64_t seq = std::get<0>(major->first);
+  const std::string& op = std::get<1>(major->first);
+  const int64_t numel = std::get<2>(major->first);
   const std::vector<int>& waiting = major->second;
   bool tie = false;
   for (const auto& [k, v] : groups) tie = tie || (&v != &major->second && v.size() == waiting.size());
@@ -98,16 +99,21 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
     const RankState* s = it == ranks.end() ? nullptr : &it->second;
     if (s != nullptr && s->timeout != nullptr) {
       const Incident& t = *s->timeout;
-      if (t.seq == seq && t.op == op) continue;
-      if (tie && !(t.seq == seq && t.op == op)) {
-        mismatched.push_back(r);
-      } else if (t.seq == seq || t.seq > seq) {
+      if (t.seq == seq && t.op == op && t.numel == numel) continue;
+      if (tie || t.seq >= seq) {
         mismatched.push_back(r);
       } else {
         lagging.push_back(r);
       }
-      why.push_back(fmt::format("rank {} timed out in {} while rank(s) {} waited in {}", r,
-                                SeqOp(t), RankRanges(waiting), SeqOp(*first)));
+      if (t.seq == seq && t.op == op) {
+        why.push_back(fmt::format("rank {} timed out in {} with {} elements while rank(s) {} "
+                                  "waited in it with {}",
+                                  r, SeqOp(t), t.numel, RankRanges(waiting), numel));
+      } else {
+        why.push_back(fmt::format("rank {} timed out in {} while rank(s) {} waited in {}", r,
+                                  SeqOp(t), RankRanges(waiting),
+                                  fmt::format("SeqNum {} {}", seq, op)));
+      }
       rc.evidence.push_back(t.evidence);
       continue;
     }
@@ -120,10 +126,13 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       rc.evidence.push_back(s->progress->evidence);
       continue;
     }
-    if (s == nullptr || (s->timeout == nullptr && s->progress == nullptr)) {
-      if (view.ProcessOfRank(r) != nullptr || view.world > 0) silent.push_back(r);
-    }
+    if (s == nullptr || (s->timeout == nullptr && s->progress == nullptr)) silent.push_back(r);
   }
+  // Ranks with no line at all are suspects only while they are a minority: a job whose input
+  // holds a few ranks' logs says nothing about the others.
+  size_t timed_out = 0;
+  for (const auto& [r, s] : ranks) timed_out += s.timeout != nullptr ? 1 : 0;
+  if (silent.size() > std::max<size_t>(1, timed_out)) silent.clear();
   const bool waiters_have_p2p = std::any_of(waiting.begin(), waiting.end(),
                                             [&](int r) { return p2p.count(r) > 0; });
   std::vector<int> suspects;
@@ -141,7 +150,13 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
           RankRanges(suspects), fmt::join(why, "; "));
     } else {
       rc.confidence = Confidence::kMedium;
-      rc.what = "called a different collective than the other ranks";
+      bool size_only = true;
+      for (int r : mismatched) {
+        const Incident& t = *ranks[r].timeout;
+        size_only = size_only && t.seq == seq && t.op == op;
+      }
+      rc.what = size_only ? "called the collective with a different size than the other ranks"
+                          : "called a different collective than the other ranks";
       rc.reasoning = fmt::format("{}: the rank whose last collective differs is the suspect, not "
                                  "the ranks that wait",
                                  fmt::join(why, "; "));

@@ -55,6 +55,7 @@ struct Incident {
   // kWatchdogTimeout, kProgress
   int pg = -1;
   int64_t seq = -1, last_enqueued = -1, last_completed = -1;
+  int64_t numel = -1;  ///< WorkNCCL NumelIn of a timeout.
   std::string op;
   bool cascade = false;  ///< The text says a peer went away (remote exited, connection closed).
   Evidence evidence;     ///< The line, with its timestamp as printed.

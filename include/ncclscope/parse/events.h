@@ -335,6 +335,8 @@ enum class ExitReporter : uint8_t {
   kKubernetes,   // kubectl describe "Reason: OOMKilled", "Exit Code: 137"
   kKernel,       // "Out of memory: Killed process 1234 (python)"
   kPython,       // "Fatal Python error: Segmentation fault" (the dying process itself)
+  kRay,          // "(raylet) A worker died or was killed while executing a task by an unexpected
+                 // system error. ... Worker IP address: 172.19.24.110"
 };
 /// A process ended (or was killed), as a launcher, scheduler, the kernel or the process said.
 struct ProcessExit {

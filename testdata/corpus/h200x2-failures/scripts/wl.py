@@ -44,6 +44,8 @@ def train_step(step, x, rank, world, mode, bad):
             ctypes.string_at(0)
         elif mode == "abort":
             os.abort()
+        elif mode == "restartkill" and os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0":
+            os.kill(os.getpid(), signal.SIGKILL)
         elif mode == "pyexc" or (mode == "restart" and
                                  os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0"):
             raise ValueError(f"loss became NaN at step {step}")
@@ -56,6 +58,12 @@ def train_step(step, x, rank, world, mode, bad):
             dist.all_to_all_single(out, x)
             torch.cuda.synchronize()
             return
+        elif mode == "hostoom":
+            # Host memory until the kernel's OOM killer (a cgroup limit) ends the process.
+            hog = []
+            while True:
+                hog.append(bytearray(512 * 1024 * 1024))
+                hog[-1][::4096] = b"x" * len(hog[-1][::4096])
         elif mode == "stuck":
             time.sleep(float(os.environ.get("WL_STUCK_S", "60")))
     dist.all_reduce(x)
