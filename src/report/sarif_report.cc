@@ -115,6 +115,7 @@ Json Result(const Job& job, const Finding& f, size_t rule_index) {
   if (!f.comms.empty()) props["communicators"] = f.comms;
   if (!f.suspect_ranks.empty()) props["suspectRanks"] = f.suspect_ranks;
   if (!f.suspect_hosts.empty()) props["suspectHosts"] = f.suspect_hosts;
+  if (!f.caused_by.empty()) props["causedBy"] = f.caused_by;
   if (!props.empty()) r["properties"] = std::move(props);
   return r;
 }

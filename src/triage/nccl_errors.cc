@@ -96,7 +96,10 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
     if ((i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError) &&
         i->cascade) {
       if (peer.empty()) peer = PeerOf(i->message);
-      if (rc.evidence.size() < 3) rc.evidence.push_back(i->evidence);
+      if (rc.evidence.size() < 3) {
+        rc.evidence.push_back(i->evidence);
+        rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+      }
     }
   }
   Culprit c;
