@@ -3,9 +3,13 @@
 // its first few bytes, so a line costs a handful of memcmp calls before it is classified.
 #include "ncclscope/parse/line_parser.h"
 
+#include <algorithm>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ncclscope/base/byte_words.h"
+#include "ncclscope/parse/nccl_locator.h"
 
 #include "body_parsers.h"
 #include "prefix_cache.h"
@@ -18,6 +22,41 @@ using parse_internal::StartsWith;
 struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
   parse_internal::PrefixCache prefixes;
+  std::string_view rest;     ///< NCCL messages glued after the one returned (see ParseMore).
+  const Line* line = nullptr;  ///< The line being parsed (for ParseMore).
+  /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
+  /// interleaved output of another process or a terminal wrap moved the rest to a later line.
+  std::string cut;
+  uint32_t cut_source = 0;
+  uint64_t cut_line = 0;
+  std::string joined;  ///< cut + its continuation: the text of the joined event.
+  /// Host names of earlier heads (a few): where two messages are glued, the second head's host
+  /// runs into the first message's text (`...via P2P/CUMEMvm:12:13 [1] NCCL INFO`), and a known
+  /// host that ends the run marks where the head really starts.
+  std::vector<std::string> hosts;
+  std::string last_host;
+
+  void NoteHost(std::string_view host) {
+    if (host.empty() || host == last_host) return;
+    last_host.assign(host);
+    if (hosts.size() < 64 && std::find(hosts.begin(), hosts.end(), host) == hosts.end())
+      hosts.emplace_back(host);
+  }
+  /// `head` is where a glued head was found in `text`: moved forward past the longest text that
+  /// precedes a known host within the head's host token.
+  size_t RefineGluedHead(std::string_view text, size_t head) const {
+    const size_t colon = text.find(':', head);
+    if (colon == std::string_view::npos) return head;
+    const std::string_view token = text.substr(head, colon - head);
+    size_t best = 0;
+    for (const auto& h : hosts) {
+      if (h.size() < token.size() && h.size() > best &&
+          token.substr(token.size() - h.size()) == h) {
+        best = h.size();
+      }
+    }
+    return best == 0 ? head : head + token.size() - best;
+  }
 };
 
 namespace {
@@ -143,47 +182,158 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
 LineParser::LineParser() : state_(std::make_unique<State>()) {}
 LineParser::~LineParser() = default;
 
+namespace {
+
+/// Resets every context field for a new message of `line` whose text is `text`.
+void ResetContext(const Line& line, std::string_view text, EventContext* ctx) {
+  *ctx = EventContext{};
+  ctx->source = line.source;
+  ctx->line = line.number;
+  ctx->text = text;
+  ctx->body = text;
+  ctx->meta = &line.meta;
+}
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+/// True if `text` holds "NCCL" (a mention of NCCL: counted even when nothing understood it).
+bool MentionsNccl(std::string_view text) {
+  return text.size() >= 4 && text.find("NCCL") != std::string_view::npos;
+}
+
+}  // namespace
+
+void LineParser::Dispatch(Event* event) {
+  EventContext& ctx = event->ctx;
+  if (ctx.level == Level::kWarn) {
+    DispatchWarn(ctx.body, &event->data);
+  } else {
+    parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
+  }
+}
+
+namespace {
+
+/// A message whose text went on elsewhere: nothing after the level, or a connection line that
+/// stops at "via".
+bool IsCut(const EventContext& ctx) {
+  const std::string_view b = ctx.body;
+  return b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via");
+}
+
+constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its continuation.
+
+}  // namespace
+
+void LineParser::NoteIfCut(std::string_view message, Event* event) {
+  if (!IsCut(event->ctx)) return;
+  state_->cut.assign(message);
+  state_->cut_source = event->ctx.source;
+  state_->cut_line = event->ctx.line;
+  event->data = KnownNoise{"cut"};
+}
+
+bool LineParser::ParseContinuation(const Line& line, Event* event) {
+  if (state_->cut.empty()) return false;
+  const std::string_view text = parse_internal::Trim(line.text);
+  if (line.source != state_->cut_source || line.number > state_->cut_line + kMaxCutDistance ||
+      text.empty()) {
+    return false;
+  }
+  std::string& joined = state_->joined;
+  joined = state_->cut;
+  if (joined.back() != ' ') joined += ' ';
+  joined += text;
+  Event candidate;
+  ResetContext(line, joined, &candidate.ctx);
+  state_->rest = {};
+  if (!ParseMessage(line, joined, &candidate) ||
+      std::holds_alternative<Unrecognized>(candidate.data) ||
+      std::holds_alternative<KnownNoise>(candidate.data)) {
+    state_->rest = {};
+    return false;
+  }
+  state_->cut.clear();
+  *event = candidate;
+  return true;
+}
+
+bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* event) {
+  EventContext& ctx = event->ctx;
+  // The common case: NCCL's head at the start (after the known prefixes were stripped).
+  bool head = state_->prefixes.Lookup(text, &ctx);
+  if (!head && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
+    state_->prefixes.Remember(text, &ctx);
+    head = true;
+  }
+  if (head) {
+    state_->NoteHost(ctx.host);
+    const size_t body = static_cast<size_t>(ctx.body.data() - text.data());
+    size_t end = GluedMessageEnd(text, body);
+    if (end < text.size()) end = state_->RefineGluedHead(text, end);
+    if (end < text.size()) {
+      ctx.body = TrimRight(text.substr(body, end - body));
+      ctx.text = text.substr(0, end);
+      state_->rest = text.substr(end);
+    }
+    Dispatch(event);
+    NoteIfCut(ctx.text, event);
+    return true;
+  }
+  // Anywhere else in the line: behind a prefix nobody planned for, or without a head.
+  NcclSpan span;
+  if (!LocateNcclMessage(text, 0, &span)) return false;
+  if (span.end < text.size()) span.end = state_->RefineGluedHead(text, span.end);
+  const std::string_view message = text.substr(span.head, span.end - span.head);
+  if (span.kind == AnchorKind::kVersion) {
+    ResetContext(line, text.substr(0, span.end), &ctx);
+    ctx.body = TrimRight(text.substr(span.anchor, span.end - span.anchor));
+    if (!parse_internal::ParseVersion(ctx.body, &event->data)) return false;
+    ctx.level = Level::kVersion;
+  } else {
+    ResetContext(line, text.substr(0, span.end), &ctx);
+    bool parsed = !span.headless && parse_internal::ParseNcclPrefix(message, &ctx);
+    if (parsed) state_->NoteHost(ctx.host);
+    if (!parsed) {
+      ResetContext(line, text.substr(0, span.end), &ctx);
+      ctx.headless = true;
+      if (!parse_internal::ParseDevAndLevel(message, &ctx)) return false;
+    }
+    ctx.body = TrimRight(ctx.body);
+    Dispatch(event);
+    NoteIfCut(message, event);
+  }
+  if (span.end < text.size()) state_->rest = text.substr(span.end);
+  return true;
+}
+
 ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   EventContext& ctx = event->ctx;
+  std::string_view text = line.text;
+  state_->rest = {};
+  state_->line = &line;
   // Every field: the prefix parser sets host, pid, tid, dev, level and body on success.
   ctx.timestamp = {};
   ctx.location = {};
   ctx.function = {};
   ctx.torch_rank = -1;
   ctx.prefix_id = 0;
-  ctx.source = line.source;
-  ctx.line = line.number;
-  ctx.text = line.text;
-  ctx.meta = &line.meta;
-  std::string_view text = line.text;
-  const bool last_error = state_->last_error_pending;
-  state_->last_error_pending = false;
-
-  bool nccl = state_->prefixes.Lookup(text, &ctx);
-  if (!nccl && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
-    state_->prefixes.Remember(text, &ctx);
-    nccl = true;
-  }
-  if (nccl) {
-    if (ctx.level == Level::kWarn) {
-      DispatchWarn(ctx.body, &event->data);
-    } else {
-      parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
-    }
-    return ParseOutcome::kEvent;
-  }
-  // Not an NCCL-prefixed line: reset whatever the prefix parser may have filled.
-  ctx = EventContext{};
+  ctx.headless = false;
   ctx.source = line.source;
   ctx.line = line.number;
   ctx.text = text;
   ctx.meta = &line.meta;
-  ctx.body = text;
+  const bool last_error = state_->last_error_pending;
+  state_->last_error_pending = false;
 
-  if (StartsWith(text, "NCCL version ") && parse_internal::ParseVersion(text, &event->data)) {
-    ctx.level = Level::kVersion;
-    return ParseOutcome::kEvent;
-  }
+  if (ParseMessage(line, text, event)) return ParseOutcome::kEvent;
+  // Not an NCCL message: the rest of a cut one, or else reset whatever the parsers filled.
+  if (ParseContinuation(line, event)) return ParseOutcome::kEvent;
+  ResetContext(line, text, &ctx);
+
   std::string_view trimmed = parse_internal::Trim(text);
   if (last_error && !trimmed.empty()) {
     // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning.
@@ -197,7 +347,27 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
-  return ParseOutcome::kNotNccl;
+  if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
+  // A framework line behind a prefix nobody planned for: try again from each '['.
+  for (size_t at = text.find('['), tries = 0; at != std::string_view::npos && at > 0 && tries < 4;
+       at = text.find('[', at + 1), ++tries) {
+    ResetContext(line, text, &ctx);
+    if (parse_internal::ParseFramework(text.substr(at), &ctx, &event->data)) {
+      ctx.text = text;
+      return ParseOutcome::kEvent;
+    }
+  }
+  ResetContext(line, text, &ctx);
+  event->data = Unrecognized{trimmed, /*mention=*/true};
+  return ParseOutcome::kEvent;
+}
+
+bool LineParser::ParseMore(Event* event) {
+  if (state_->rest.empty() || state_->line == nullptr) return false;
+  const std::string_view text = state_->rest;
+  state_->rest = {};
+  ResetContext(*state_->line, text, &event->ctx);
+  return ParseMessage(*state_->line, text, event);
 }
 
 std::string_view EventTypeName(const EventData& data) {
