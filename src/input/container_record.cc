@@ -51,7 +51,7 @@ bool AppendField(std::string_view raw, std::string* fields, Span* span) {
 bool DecodeCriRecord(std::string_view raw, ContainerRecord* rec) {
   // 2024-01-01T00:00:00.123456789Z stderr F text
   const size_t t = prefix_internal::Rfc3339Length(raw, 0);
-  if (t == 0 || t + 10 > raw.size() || raw[t] != ' ') return false;
+  if (t == 0 || t + 9 > raw.size() || raw[t] != ' ') return false;
   const std::string_view stream = raw.substr(t + 1, 6);
   if (stream != "stdout" && stream != "stderr") return false;
   size_t k = t + 7;

@@ -29,7 +29,8 @@ struct LineParser::State {
   std::string cut;
   uint32_t cut_source = 0;
   uint64_t cut_line = 0;
-  std::string joined;  ///< cut + its continuation: the text of the joined event.
+  std::string joined;    ///< cut + its continuation: the text of the joined event.
+  std::string unlinked;  ///< A body with its markdown autolinks removed.
   /// Host names of earlier heads (a few): where two messages are glued, the second head's host
   /// runs into the first message's text (`...via P2P/CUMEMvm:12:13 [1] NCCL INFO`), and a known
   /// host that ends the run marks where the head really starts.
@@ -48,6 +49,7 @@ struct LineParser::State {
     const size_t colon = text.find(':', head);
     if (colon == std::string_view::npos) return head;
     const std::string_view token = text.substr(head, colon - head);
+    if (token.find(' ') != std::string_view::npos) return head;  // not a host: a version line
     size_t best = 0;
     for (const auto& h : hosts) {
       if (h.size() < token.size() && h.size() > best &&
@@ -147,7 +149,7 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
       if (ParseRingOrder(body, data)) return;
       break;
     case 'R':
-      if (ParseGraphRing(body, data)) return;
+      if (ParseGraphRing(body, data) || ParseRingOrder(body, data)) return;
       break;
     case 'N':
       if (ParseVersion(body, data)) return;
@@ -206,30 +208,87 @@ bool MentionsNccl(std::string_view text) {
 
 }  // namespace
 
-void LineParser::Dispatch(Event* event) {
-  EventContext& ctx = event->ctx;
-  if (ctx.level == Level::kWarn) {
-    DispatchWarn(ctx.body, &event->data);
-  } else {
-    parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
-  }
-}
 
 namespace {
 
-/// A message whose text went on elsewhere: nothing after the level, or a connection line that
-/// stops at "via".
-bool IsCut(const EventContext& ctx) {
+/// A message whose text went on elsewhere: nothing after the level, a connection line that
+/// stops at "via", or an Init line (`comm 0x.. rank 2 nranks 4 ... commId 0x..`) that lost its
+/// ` - Init START` to a terminal wrap.
+bool IsCut(const EventContext& ctx, const EventData& data) {
   const std::string_view b = ctx.body;
-  return b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via");
+  if (b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via")) return true;
+  if (!std::holds_alternative<Unrecognized>(data)) return false;
+  const size_t comm = b.find("comm 0x");
+  return comm != std::string_view::npos && comm < 40 && b.find(" nranks ") != std::string_view::npos &&
+         b.find(" - ") == std::string_view::npos;
+}
+
+/// A line whose every "NCCL" starts an environment assignment (`NCCL_DEBUG=INFO`): a shell
+/// command, `env` output, a launcher echoing its environment.
+bool OnlyAssignsNcclVariables(std::string_view text) {
+  size_t at = text.find("NCCL");
+  if (at == std::string_view::npos) return false;
+  for (; at != std::string_view::npos; at = text.find("NCCL", at + 4)) {
+    size_t k = at + 4;
+    if (k >= text.size() || text[k] != '_') return false;
+    while (k < text.size() && ((text[k] >= 'A' && text[k] <= 'Z') || text[k] == '_' ||
+                               (text[k] >= '0' && text[k] <= '9'))) {
+      ++k;
+    }
+    if (k >= text.size() || text[k] != '=') return false;
+  }
+  return true;
+}
+
+/// Markdown autolinks a renderer put into a pasted line: `transport/[net.cc:1137](http://...)` →
+/// `transport/net.cc:1137`. Returns false when there is none.
+bool Unlink(std::string_view s, std::string* out) {
+  if (s.find("](http") == std::string_view::npos) return false;
+  out->clear();
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t open = s.find('[', i);
+    if (open == std::string_view::npos) break;
+    const size_t mid = s.find("](http", open);
+    const size_t close = mid == std::string_view::npos ? mid : s.find(')', mid);
+    if (mid == std::string_view::npos || close == std::string_view::npos ||
+        s.substr(open + 1, mid - open - 1).find(' ') != std::string_view::npos) {
+      out->append(s.substr(i, open + 1 - i));
+      i = open + 1;
+      continue;
+    }
+    out->append(s.substr(i, open - i));
+    out->append(s.substr(open + 1, mid - open - 1));
+    i = close + 1;
+  }
+  out->append(s.substr(i < s.size() ? i : s.size()));
+  return true;
 }
 
 constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its continuation.
 
 }  // namespace
 
+void LineParser::Dispatch(Event* event) {
+  EventContext& ctx = event->ctx;
+  if (ctx.level == Level::kWarn) {
+    DispatchWarn(ctx.body, &event->data);
+    return;
+  }
+  parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
+  if (!std::holds_alternative<Unrecognized>(event->data)) return;
+  if (Unlink(ctx.body, &state_->unlinked)) {  // a paste rendered by a markdown viewer
+    ctx.body = state_->unlinked;
+    parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
+  }
+  if (ctx.attention && std::holds_alternative<Unrecognized>(event->data)) {
+    ctx.level = Level::kWarn;
+    DispatchWarn(ctx.body, &event->data);
+  }
+}
+
 void LineParser::NoteIfCut(std::string_view message, Event* event) {
-  if (!IsCut(event->ctx)) return;
+  if (!IsCut(event->ctx, event->data)) return;
   state_->cut.assign(message);
   state_->cut_source = event->ctx.source;
   state_->cut_line = event->ctx.line;
@@ -260,6 +319,53 @@ bool LineParser::ParseContinuation(const Line& line, Event* event) {
   *event = candidate;
   return true;
 }
+
+namespace {
+
+/// aws-ofi-nccl before 1.6 logged through its own printf when NCCL's logger was not there (its
+/// tests, early init): `INFO: Function: ofi_init Line: 1076: NET/OFI ...`,
+/// `WARN: Function: main Line: 66: NET/OFI ...`. Returns the level, or kNone.
+Level OfiPrintfLevel(std::string_view text, std::string_view* body) {
+  Level level;
+  if (StartsWith(text, "INFO: Function: ")) {
+    level = Level::kInfo;
+  } else if (StartsWith(text, "WARN: Function: ")) {
+    level = Level::kWarn;
+  } else {
+    return Level::kNone;
+  }
+  const size_t ofi = text.find("NET/OFI ");
+  if (ofi == std::string_view::npos) return Level::kNone;
+  *body = TrimRight(text.substr(ofi));
+  return level;
+}
+
+/// A PyTorch c10 or glog line (`[W1121 13:40:45.8 ProcessGroupNCCL.cpp:1575] ...`, `[E
+/// ProcessGroupNCCL.cpp:542] ...`, `I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] ...`,
+/// after an optional `[rankN]:`), or a c10 exception's `Exception raised from X at
+/// file.cpp:N (most recent call first):`: framework output whose message no parser reads.
+bool IsTorchLogLine(std::string_view text) {
+  if (StartsWith(text, "[rank")) {
+    const size_t close = text.find("]:");
+    if (close == std::string_view::npos || close > 16) return false;
+    text.remove_prefix(close + 2);
+    text = parse_internal::Trim(text);
+  }
+  if (StartsWith(text, "Exception raised from ")) return text.find(".cpp:") != std::string_view::npos;
+  const bool bracket = !text.empty() && text.front() == '[';
+  std::string_view h = bracket ? text.substr(1) : text;
+  if (h.size() < 8) return false;
+  const char sev = h.front();
+  if (sev != 'F' && sev != 'E' && sev != 'W' && sev != 'I' && sev != 'V') return false;
+  if (!(parse_internal::IsDigit(h[1]) || (bracket && h[1] == ' '))) return false;
+  const size_t end = h.find("] ");
+  if (end == std::string_view::npos || end > 160) return false;
+  const std::string_view header = h.substr(0, end);
+  return header.find(".cpp:") != std::string_view::npos ||
+         header.find(".cc:") != std::string_view::npos || header.find(".h:") != std::string_view::npos;
+}
+
+}  // namespace
 
 bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* event) {
   EventContext& ctx = event->ctx;
@@ -297,10 +403,12 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
     ResetContext(line, text.substr(0, span.end), &ctx);
     bool parsed = !span.headless && parse_internal::ParseNcclPrefix(message, &ctx);
     if (parsed) state_->NoteHost(ctx.host);
-    if (!parsed) {
+    if (!parsed) {  // no head, or one that is not NCCL's (a masked pid): read it headless
       ResetContext(line, text.substr(0, span.end), &ctx);
       ctx.headless = true;
-      if (!parse_internal::ParseDevAndLevel(message, &ctx)) return false;
+      const size_t start = span.headless ? span.head : HeadlessStart(text, span.anchor);
+      if (!parse_internal::ParseDevAndLevel(text.substr(start, span.end - start), &ctx))
+        return false;
     }
     ctx.body = TrimRight(ctx.body);
     Dispatch(event);
@@ -322,6 +430,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   ctx.torch_rank = -1;
   ctx.prefix_id = 0;
   ctx.headless = false;
+  ctx.attention = false;
   ctx.source = line.source;
   ctx.line = line.number;
   ctx.text = text;
@@ -348,6 +457,25 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
   if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
+  // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
+  // error in: ...`): the framework parser takes indented text for traceback source, so it is
+  // read again without the blanks when its first word names an exception.
+  if (trimmed.size() < text.size()) {
+    const std::string_view word = trimmed.substr(0, trimmed.find(' '));
+    if (word.ends_with("Error:") || word.ends_with("Exception:")) {
+      ResetContext(line, text, &ctx);
+      if (parse_internal::ParseFramework(trimmed, &ctx, &event->data)) {
+        ctx.text = text;
+        return ParseOutcome::kEvent;
+      }
+    }
+  }
+  if (std::string_view body; (ctx.level = OfiPrintfLevel(trimmed, &body)) != Level::kNone) {
+    ctx.headless = true;
+    ctx.body = body;
+    Dispatch(event);
+    return ParseOutcome::kEvent;
+  }
   // A framework line behind a prefix nobody planned for: try again from each '['.
   for (size_t at = text.find('['), tries = 0; at != std::string_view::npos && at > 0 && tries < 4;
        at = text.find('[', at + 1), ++tries) {
@@ -358,6 +486,15 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     }
   }
   ResetContext(line, text, &ctx);
+  if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
+  if (OnlyAssignsNcclVariables(trimmed)) {  // a command line or environment dump
+    event->data = KnownNoise{"env"};
+    return ParseOutcome::kEvent;
+  }
   event->data = Unrecognized{trimmed, /*mention=*/true};
   return ParseOutcome::kEvent;
 }

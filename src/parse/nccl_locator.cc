@@ -86,7 +86,7 @@ size_t WithNcclTimestamp(std::string_view text, size_t h) {
 /// Length of the level word after "NCCL " at text[anchor + 5], with its blank, for level anchors.
 size_t LevelWordLength(std::string_view text, size_t anchor) {
   const std::string_view w = text.substr(anchor + 5);
-  for (std::string_view level : {"INFO", "WARN", "TRACE", "CALL", "ABORT"}) {
+  for (std::string_view level : {"INFO", "WARN", "TRACE", "CALL", "ABORT", "ATTN"}) {
     if (w.substr(0, level.size()) == level) {
       return w.size() > level.size() ? level.size() + 1 : level.size();
     }
@@ -107,14 +107,17 @@ size_t FindNcclAnchor(std::string_view text, size_t from, AnchorKind* kind) {
     if (std::memcmp(text.data() + pos + 1, "CCL ", 4) == 0 &&
         (pos == 0 || !IsWordChar(text[pos - 1]))) {
       const std::string_view w = text.substr(pos + 5);
-      for (std::string_view level : {"INFO", "WARN", "TRACE", "CALL", "ABORT"}) {
+      for (std::string_view level : {"INFO", "WARN", "TRACE", "CALL", "ABORT", "ATTN"}) {
         if (w.substr(0, level.size()) == level &&
             (w.size() == level.size() || w[level.size()] == ' ')) {
           *kind = AnchorKind::kLevel;
           return pos;
         }
       }
-      if (w.size() > 8 && w.substr(0, 8) == "version " && IsDigit(w[8])) {
+      // The version line: at the start of the text, or anywhere with its `+cuda` suffix (a
+      // framework's "..., NCCL version 2.19.3" closing an error message has none).
+      if (w.size() > 8 && w.substr(0, 8) == "version " && IsDigit(w[8]) &&
+          (pos == 0 || w.substr(8, 24).find("+cuda") != std::string_view::npos)) {
         *kind = AnchorKind::kVersion;
         return pos;
       }
@@ -140,6 +143,22 @@ size_t FindHeadBefore(std::string_view text, size_t anchor) {
   return std::string_view::npos;
 }
 
+size_t HeadlessStart(std::string_view text, size_t anchor) {
+  // `[dev] NCCL INFO`, `[dev] file.cc:12 NCCL WARN`, or a bare `NCCL INFO`.
+  const size_t stop = anchor > 256 ? anchor - 256 : 0;
+  for (size_t k = anchor; k > stop; --k) {
+    const size_t d = DevLength(text, k - 1);
+    if (d == 0) continue;
+    const std::string_view between = text.substr(k - 1 + d, anchor - (k - 1 + d));
+    if (between.empty() || between.find(' ') == between.size() - 1 ||
+        between.find(" (") != std::string_view::npos) {
+      return k - 1;
+    }
+    break;
+  }
+  return anchor;
+}
+
 size_t GluedMessageEnd(std::string_view text, size_t body) {
   AnchorKind kind;
   size_t i = body;
@@ -149,6 +168,10 @@ size_t GluedMessageEnd(std::string_view text, size_t body) {
     if (kind == AnchorKind::kLevel) {
       const size_t h = FindHeadBefore(text, a);
       if (h != std::string_view::npos && h >= body) return h;
+    } else if (a > body && text[a - 1] == ' ') {
+      // A version line glued after a message (`cudaDriverVersion 12060 NCCL version 2.20.5`);
+      // 2.22+'s own INFO version line starts its body, so it is never split.
+      return a;
     }
     i = a + 1;
   }
@@ -171,19 +194,7 @@ bool LocateNcclMessage(std::string_view text, size_t from, NcclSpan* span) {
     if (!span->headless) {
       span->head = h;
     } else {
-      // `[dev] NCCL INFO`, `[dev] file.cc:12 NCCL WARN`, or a bare `NCCL INFO`.
-      span->head = a;
-      const size_t stop = a > 256 ? a - 256 : 0;
-      for (size_t k = a; k > stop; --k) {
-        const size_t d = DevLength(text, k - 1);
-        if (d == 0) continue;
-        const std::string_view between = text.substr(k - 1 + d, a - (k - 1 + d));
-        if (between.empty() || between.find(' ') == between.size() - 1 ||
-            between.find(" (") != std::string_view::npos) {
-          span->head = k - 1;
-        }
-        break;
-      }
+      span->head = HeadlessStart(text, a);
     }
     body = a + 5 + LevelWordLength(text, a);
   }

@@ -140,6 +140,12 @@ bool ParseDevAndLevel(std::string_view rest, EventContext* ctx, bool legacy_leve
     } else if (c.Eat("NCCL ABORT")) {
       ctx->level = Level::kWarn;
       c.Eat(' ');
+    } else if (c.Eat("NCCL ATTN")) {
+      // 2.32: "error messages plus informational notices". Parsed like INFO; a body no parser
+      // knows becomes a warning (LineParser::Dispatch), never dropped.
+      ctx->level = Level::kInfo;
+      ctx->attention = true;
+      c.Eat(' ');
     } else {
       // Location (and TRACE time) precede the level; plugin locations may hold spaces.
       std::string_view r = c.rest();

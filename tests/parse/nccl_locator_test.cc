@@ -19,6 +19,15 @@ TEST(NcclLocator, FindsEveryLevelAndTheVersionLine) {
   }
   EXPECT_EQ(FindNcclAnchor("(pid=1) NCCL version 2.21.5+cuda12.4", 0, &kind), 8u);
   EXPECT_EQ(kind, AnchorKind::kVersion);
+  EXPECT_EQ(FindNcclAnchor("NCCL version 2.3.7", 0, &kind), 0u);
+}
+
+TEST(NcclLocator, AFrameworkErrorNamingTheVersionIsNotAVersionLine) {
+  AnchorKind kind;
+  EXPECT_EQ(FindNcclAnchor("torch.distributed.DistBackendError: NCCL error in: x.cpp:1, "
+                           "unhandled system error, NCCL version 2.19.3",
+                           0, &kind),
+            std::string_view::npos);
 }
 
 TEST(NcclLocator, IgnoresWordsThatOnlyContainNccl) {

@@ -45,6 +45,7 @@ struct EventContext {
   /// key per-line lookups on (source, prefix_id). 0 when the line's prefix was not remembered.
   uint32_t prefix_id = 0;
   bool headless = false;
+  bool attention = false;  ///< 2.32's `NCCL ATTN` level (parsed as INFO).
 };
 
 // ---- Versions and environment ------------------------------------------------------------------

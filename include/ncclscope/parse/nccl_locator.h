@@ -1,6 +1,6 @@
 // NcclLocator: finds NCCL's own messages anywhere in a line, whatever a collector, launcher or
 // copy-paste put in front of them. The anchor is the level word (`NCCL INFO`, `NCCL WARN`,
-// `NCCL TRACE`, `NCCL CALL`, `NCCL ABORT`) or the version line (`NCCL version 2.x`); NCCL's head
+// `NCCL TRACE`, `NCCL CALL`, `NCCL ABORT`, 2.32's `NCCL ATTN`) or the version line (`NCCL version 2.x`); NCCL's head
 // (`[timestamp] host:pid:tid [dev] [location]`) is then read backwards from it. Two messages glued
 // on one line (a process's output cut into another's) are found as two spans.
 //
@@ -31,6 +31,10 @@ size_t FindNcclAnchor(std::string_view text, size_t from, AnchorKind* kind);
 /// Start of the `[timestamp] host:pid:tid ` head that ends right before text[anchor], for
 /// anchors of kind kLevel (also across a WARN/TRACE location); npos if there is none.
 size_t FindHeadBefore(std::string_view text, size_t anchor);
+
+/// Where a headless message before `anchor` starts: its `[dev] ` (and WARN location), or the
+/// anchor itself.
+size_t HeadlessStart(std::string_view text, size_t anchor);
 
 /// The first message at or after `from`. False if the text holds no anchor there.
 bool LocateNcclMessage(std::string_view text, size_t from, NcclSpan* span);
