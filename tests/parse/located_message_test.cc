@@ -131,12 +131,65 @@ TEST(LocatedMessage, VersionLineBehindAPrefixAndAScriptsPackedVersion) {
 }
 
 TEST(LocatedMessage, LinesThatOnlyMentionNcclAreCountedNotLost) {
-  auto got = ParseLines({"(pid=34272) NCCL DEBUG SET", "loss 0.1", "export NCCL_DEBUG=INFO"});
-  ASSERT_EQ(got.size(), 2u);
+  auto got = ParseLines({"(pid=34272) NCCL DEBUG SET", "loss 0.1"});
+  ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].type, "unrecognized");
   EXPECT_TRUE(got[0].mention);
   EXPECT_EQ(got[0].level, Level::kNone);
-  EXPECT_TRUE(got[1].mention);
+}
+
+TEST(LocatedMessage, CommandLinesSettingNcclVariablesAreKnown) {
+  auto got = ParseLines({"export NCCL_DEBUG=INFO",
+                         "root@h:/x# NCCL_P2P_DISABLE=0 NCCL_P2P_LEVEL=SYS ./all_reduce_perf -g 8",
+                         "NCCL_DEBUG is set but NCCL_SOCKET_IFNAME=eth0 is not"});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].type, "known_noise");
+  EXPECT_EQ(got[1].type, "known_noise");
+  EXPECT_EQ(got[2].type, "unrecognized");  // "NCCL_DEBUG is" is no assignment
+}
+
+TEST(LocatedMessage, MarkdownAutolinksInAPastedLineAreRemoved) {
+  auto got = ParseLines({"node023:10214:10303 [0] NCCL INFO transport/[net.cc:1137](http://net.cc:1137/) -> 6"});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].type, "error_trail");
+}
+
+TEST(LocatedMessage, AnInitLineCutByATerminalWrapIsJoined) {
+  auto got = ParseLines({"lax-0:272:272 [2] NCCL INFO comm 0xc60d380 rank 2 nranks 4 cudaDev 2 "
+                         "nvmlDev 2 busId 1d0 commId 0xca78aff2cc1a9f9c",
+                         " - Init START"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].type, "known_noise");
+  EXPECT_EQ(got[1].type, "comm_init");
+}
+
+TEST(LocatedMessage, ExceptionLinePastedWithALeadingBlank) {
+  auto got = ParseLines({" torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/"
+                         "distributed/c10d/ProcessGroupNCCL.cpp:3699, remote process exited or "
+                         "there was a network error, NCCL version 2.27.3"});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].type, "framework_nccl_error");
+}
+
+TEST(LocatedMessage, OldAwsOfiNcclPrintfLines) {
+  auto got = ParseLines({"INFO: Function: ofi_init Line: 1076: NET/OFI Running on P4d platform, "
+                         "Setting NCCL_TOPO_FILE environment variable to /x/p4d-24xl-topo.xml",
+                         "WARN: Function: main Line: 66: NET/OFI OFI NCCL failure: 2"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].level, Level::kInfo);
+  EXPECT_TRUE(got[0].headless);
+  EXPECT_EQ(got[1].level, Level::kWarn);
+}
+
+TEST(LocatedMessage, PytorchLogLinesNoParserReadsAreKnown) {
+  auto got = ParseLines({"[W1121 13:40:45.840050764 ProcessGroupNCCL.cpp:1575] Warning: WARNING: "
+                         "destroy_process_group() was not called before program exit",
+                         "Exception raised from ncclCommWatchdog at ../torch/csrc/distributed/c10d/"
+                         "ProcessGroupNCCL.cpp:1418 (most recent call first):"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].type, "known_noise");
+  EXPECT_EQ(got[0].level, Level::kTorch);
+  EXPECT_EQ(got[1].type, "known_noise");
 }
 
 TEST(LocatedMessage, FrameworkLineBehindAnUnknownPrefix) {
