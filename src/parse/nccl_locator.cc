@@ -4,10 +4,13 @@
 
 #include <cstring>
 
+#include "text_cursor.h"
+
 namespace ncclscope {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+using parse_internal::IsDigit;
+
 bool IsWordChar(char c) {
   return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
