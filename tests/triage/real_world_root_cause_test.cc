@@ -1,4 +1,4 @@
-// Root causes over the real-world failure excerpts (testdata/real-world/labels-failures.json,
+// Root causes over the real-world failure excerpts (testdata/real-world/labels.json, the
 // field root_cause: the rank/host and class the public thread reached). Prints the table that
 // docs/triage.md quotes and fails when fewer excerpts than kFloor are right: a regression.
 //   build/ncclscope_tests --gtest_filter='RealWorldRootCause.*'
@@ -24,8 +24,8 @@ bool HostMatches(const std::string& label, const std::string& got) {
 }
 
 TEST(RealWorldRootCause, LabelledExcerptsNameTheRightRankAndClass) {
-  std::ifstream in(testing::TestData("real-world/labels-failures.json"));
-  ASSERT_TRUE(in) << "labels-failures.json missing";
+  std::ifstream in(testing::TestData("real-world/labels.json"));
+  ASSERT_TRUE(in) << "labels.json missing";
   const nlohmann::json labels = nlohmann::json::parse(in);
   int labelled = 0, right = 0;
   for (const auto& e : labels) {
