@@ -23,7 +23,7 @@ constexpr std::string_view kSubcommands[] = {"analyze", "events", "ranks",     "
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
-    "an input could not be read; 3 the input holds no NCCL debug lines at all.";
+    "an input could not be read; 3 the input holds no NCCL debug lines at all (and no failed job).";
 
 std::string FormatList() {
   std::string names;

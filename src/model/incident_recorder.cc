@@ -236,6 +236,17 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
     Push(std::move(i), ctx, src, job);
     return;
   }
+  if (const auto* pe = std::get_if<PluginEvent>(&d);
+      pe != nullptr && pe->action == PluginAction::kAllFailed && ctx.level == Level::kWarn) {
+    // "NCCL WARN Failed to initialize any NET plugin": fatal to the init that printed it.
+    Incident i = base;
+    i.kind = IncidentKind::kNcclWarn;
+    i.type = std::string(ctx.location);
+    i.message = std::string(Trimmed(ctx.body));
+    if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
   if (const auto* e = std::get_if<FrameworkNcclError>(&d)) {
     Incident i = base;
     i.kind = IncidentKind::kNcclError;

@@ -405,10 +405,11 @@ struct FieldWriter {
   }
   void operator()(const Traceback& e) const {
     w->Str("kind", EnumName(kTracebackKinds, e.kind));
-    w->OptStr("type", e.type);
+    // Not "type" and "line": those keys are the event's own (one object, unique keys).
+    w->OptStr("exception", e.type);
     w->OptStr("message", e.message);
     w->OptStr("file", e.file);
-    if (e.line >= 0) w->Num("line", e.line);
+    if (e.line >= 0) w->Num("frame_line", e.line);
     w->OptStr("function", e.function);
     if (e.indented) w->Bool("indented", true);
   }

@@ -238,6 +238,18 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   // Without a header, indented text is a traceback frame, a launcher's report field or source
   // code ("    raise ChildFailedError(": no event).
   if (!header && (c.Peek() == ' ' || c.Peek() == '\t')) {
+    // An exception that carries an NCCL error, left indented by a stripped prefix
+    // (`[rank0]: torch.distributed.DistBackendError: NCCL error in: ...`, `[rank0]:
+    // ncclInternalError: ...`): the NCCL error, as without the prefix.
+    const std::string_view line = Trim(c.rest());
+    const std::string_view word = line.substr(0, line.find(' '));
+    const bool exception = EndsWith(word, "Error:") || EndsWith(word, "Exception:");
+    if (exception && (ParseNcclErrorIn(line, data) ||
+                      (StartsWith(word, "nccl") && ClassifyMessage(line, ctx->torch_rank, -1, {}, data)))) {
+      ctx->level = Level::kTorch;
+      ctx->body = line;
+      return true;
+    }
     if (DispatchProcessEnd(c.rest(), false, true, ctx, data)) {
       ctx->level = Level::kTorch;
       ctx->body = Trim(c.rest());

@@ -129,7 +129,7 @@ std::string_view ExitCodeDescription(int code) {
     case 2:
       return "usage error, or an input could not be read";
     case 3:
-      return "the input holds no NCCL debug lines at all";
+      return "the input holds no NCCL debug lines at all (and no failed job)";
     default:
       return "";
   }

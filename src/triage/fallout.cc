@@ -50,10 +50,17 @@ void MarkFallout(const RootCauseReport& report, std::vector<Finding>* findings) 
   const std::string label = CauseLabel(cause);
   const bool nccl_cause = cause.cls == CauseClass::kNcclError || cause.cls == CauseClass::kNetwork ||
                           cause.cls == CauseClass::kCudaOom;
+  // A stuck rank or a mismatch is read from the others' timeouts: those lines are its evidence
+  // and still the waiting ranks' symptoms.
+  const bool read_from_timeouts =
+      cause.cls == CauseClass::kStuckRank || cause.cls == CauseClass::kCollectiveMismatch;
   for (Finding& f : *findings) {
     if (!IsSymptomRule(f.rule)) continue;
     bool is_cause = false;
     for (const Evidence& e : f.evidence) is_cause = is_cause || own.count({e.source, e.line}) > 0;
+    if (read_from_timeouts && (f.rule == "watchdog-timeout" || f.rule == "hang-suspected")) {
+      is_cause = false;
+    }
     if (is_cause) continue;
     // A cause that is an NCCL error of its own: the rules that explain such errors (shm, plugin,
     // interface, CUDA) describe the cause itself, not a consequence.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string_view>
 
@@ -122,6 +123,11 @@ std::string SignalText(int signal) {
                       : fmt::format("{} (signal {})", name, signal);
 }
 
+/// An own NCCL error this long before the launcher's SIGTERM ended the process itself.
+constexpr int64_t kOwnErrorBeforeSignalNanos = int64_t{10} * 1000000000;
+/// A failure without rank or pid this close to a ranked one is one of the ranked ranks'.
+constexpr int64_t kRanklessNearNanos = int64_t{2} * 1000000000;
+
 /// Classifies a failure from its lines; fills cls, what, signal.
 void Classify(RankFailure* f) {
   const Incident* exception = nullptr;
@@ -214,7 +220,15 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   auto before = [&](const Incident* i) {
     return i != nullptr && (AttemptView::Before(i, death) || i == death);
   };
-  if (f->signal == 15 && h.signalled != nullptr) {
+  // Its own NCCL error shortly before the launcher's SIGTERM (it was failing already, and
+  // exited after the signal reached it): the error is its end, not the signal.
+  const bool own_before_signal =
+      h.own_error != nullptr && h.signalled != nullptr &&
+      AttemptView::Before(h.own_error, h.signalled) && h.own_error->time && h.signalled->time &&
+      *h.signalled->time - *h.own_error->time <= kOwnErrorBeforeSignalNanos &&
+      (h.timeout == nullptr || AttemptView::Before(h.own_error, h.timeout)) &&
+      (h.cascade == nullptr || AttemptView::Before(h.own_error, h.cascade));
+  if (f->signal == 15 && h.signalled != nullptr && !own_before_signal) {
     f->fallout = true;
     f->fallout_what = "stopped by the launcher (SIGTERM)";
     return;
@@ -232,6 +246,7 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
       f->what = fmt::format("reported an NCCL error: {}", Headline(h.own_error->message));
       f->lines.insert(f->lines.begin(), h.own_error);
       f->first = h.own_error;
+      f->signal = 0;  // the error ended it; a signal that followed is not its cause
     }
     return;
   }
@@ -263,6 +278,51 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
       }
     }
   }
+}
+
+/// A traceback printed before PyTorch prefixes lines with `[rankN]:` (a failing
+/// init_process_group) names no rank; the launcher's exit lines do. Each rankless, pidless
+/// failure at the same moment as ranked ones that are not fallout belongs to one of them: a
+/// ranked failure that only knows its exit code takes the exception (in order), and the rankless
+/// one is dropped either way so that it is not reported as a second, unidentified culprit.
+void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
+  auto weak = [](const RankFailure& g) {
+    for (const Incident* i : g.lines) {
+      if (i->kind != IncidentKind::kExit) return false;
+    }
+    return g.cls == CauseClass::kPythonException;
+  };
+  std::vector<RankFailure> kept;
+  std::vector<bool> took(failures->size(), false);
+  for (size_t n = 0; n < failures->size(); ++n) {
+    RankFailure& f = (*failures)[n];
+    if (f.rank >= 0 || f.pid > 0 || f.fallout || f.first == nullptr) continue;
+    RankFailure* owner = nullptr;
+    RankFailure* near = nullptr;
+    for (size_t m = 0; m < failures->size(); ++m) {
+      RankFailure& g = (*failures)[m];
+      if (m == n || (g.rank < 0 && g.pid <= 0) || g.fallout || g.first == nullptr) continue;
+      if (!(f.first->time && g.first->time)) continue;
+      if (std::abs(*g.first->time - *f.first->time) > kRanklessNearNanos) continue;
+      if (near == nullptr) near = &g;
+      if (owner == nullptr && !took[m] && weak(g)) {
+        owner = &g;
+        took[m] = true;
+      }
+    }
+    if (owner != nullptr) {
+      owner->cls = f.cls;
+      owner->what = f.what;
+      owner->detail = f.detail;
+      owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
+      if (AttemptView::Before(f.first, owner->first)) owner->first = f.first;
+    }
+    if (owner != nullptr || near != nullptr) f.first = nullptr;  // absorbed
+  }
+  for (RankFailure& f : *failures) {
+    if (f.first != nullptr) kept.push_back(std::move(f));
+  }
+  *failures = std::move(kept);
 }
 
 }  // namespace
@@ -312,6 +372,7 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     }
     merged.push_back(std::move(f));
   }
+  AbsorbRanklessErrors(&merged);
   std::stable_sort(merged.begin(), merged.end(), [](const RankFailure& a, const RankFailure& b) {
     return AttemptView::Before(a.first, b.first);
   });

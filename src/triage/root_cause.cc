@@ -122,12 +122,14 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
     }
   }
   // The table's "first observed failure" leads when several failed at once.
-  std::stable_sort(rc.culprits.begin(), rc.culprits.end(), [&](const Culprit& a, const Culprit&) {
+  auto table_root = [&](const Culprit& c) {
     for (const RankFailure& f : failures) {
-      if (f.rank == a.rank && f.table_root_cause) return true;
+      if (f.rank == c.rank && f.table_root_cause) return true;
     }
     return false;
-  });
+  };
+  std::stable_sort(rc.culprits.begin(), rc.culprits.end(),
+                   [&](const Culprit& a, const Culprit& b) { return table_root(a) && !table_root(b); });
   // Peers that lost their connection before the launcher noticed the death date it better.
   std::string noticed;
   if (IsDeath(head.cls)) {
@@ -314,8 +316,9 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     }
     std::vector<std::string> parts;
     for (const auto& [what, ranks] : by_what) {
+      const bool plural = ranks.size() > 1 && what.starts_with("was ");
       parts.push_back(fmt::format("rank{} {} {}", ranks.size() > 1 ? "s" : "", RankRanges(ranks),
-                                  what));
+                                  plural ? "were " + what.substr(4) : what));
     }
     if (!parts.empty()) rc.reasoning += fmt::format("; then {}", fmt::join(parts, "; "));
   }

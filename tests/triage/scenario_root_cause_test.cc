@@ -35,7 +35,7 @@ std::vector<Scenario> Scenarios() {
   return out;
 }
 
-AnalysisResult Run(const Scenario& s) {
+AnalysisResult AnalyzeScenario(const Scenario& s) {
   AnalyzeOptions o;
   for (const std::string& in : s.inputs) {
     o.inputs.push_back(testing::TestData("corpus/h200x2-failures/" + in));
@@ -50,7 +50,7 @@ class ScenarioRootCause : public ::testing::TestWithParam<Scenario> {};
 
 TEST_P(ScenarioRootCause, NamesTheRightRanksAndClassPerAttempt) {
   const Scenario& s = GetParam();
-  const AnalysisResult r = Run(s);
+  const AnalysisResult r = AnalyzeScenario(s);
   ASSERT_EQ(r.root_cause.attempts.size(), s.attempts.size()) << s.file;
   for (size_t a = 0; a < s.attempts.size(); ++a) {
     const RootCause& c = r.root_cause.attempts[a].cause;
@@ -76,7 +76,7 @@ TEST_P(ScenarioRootCause, NamesTheRightRanksAndClassPerAttempt) {
 
 TEST_P(ScenarioRootCause, NoDeathIsCalledAHang) {
   const Scenario& s = GetParam();
-  const AnalysisResult r = Run(s);
+  const AnalysisResult r = AnalyzeScenario(s);
   bool died = false;
   for (const Incident& i : r.job.incidents.incidents) {
     died = died || (i.kind == IncidentKind::kExit && i.signal != 15 &&
@@ -89,7 +89,7 @@ TEST_P(ScenarioRootCause, NoDeathIsCalledAHang) {
 
 TEST_P(ScenarioRootCause, SymptomFindingsPointAtTheCause) {
   const Scenario& s = GetParam();
-  const AnalysisResult r = Run(s);
+  const AnalysisResult r = AnalyzeScenario(s);
   if (!r.root_cause.cause.job_failed) return;
   for (const Finding& f : r.findings) {
     if (f.rule == "watchdog-timeout" || f.rule == "hang-suspected") {
