@@ -7,11 +7,17 @@
 namespace ncclscope::rules_internal {
 namespace {
 
-void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, const Evidence& ev) {
+void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, const Evidence& ev,
+         bool weak = false) {
   for (const NetExpectation& e : *out) {
     if (e.reason == reason) return;
   }
-  out->push_back({std::move(reason), failed, ev});
+  NetExpectation e;
+  e.reason = std::move(reason);
+  e.plugin_failed = failed;
+  e.evidence = ev;
+  e.weak = weak;
+  out->push_back(std::move(e));
 }
 
 }  // namespace
@@ -60,8 +66,22 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
     if (const Setting* s = FindEnv(p, "NCCL_NET"); s != nullptr && !IsSocketNetName(s->value)) {
       Add(&out, "NCCL_NET=" + s->value + " is set", false, s->evidence);
     }
+    for (const char* name : {"NCCL_IB_HCA", "NCCL_IB_GID_INDEX"}) {
+      if (const Setting* s = FindEnv(p, name); s != nullptr && !s->value.starts_with("^")) {
+        Add(&out, std::string(name) + "=" + s->value + " is set (InfiniBand/RoCE intended)", false,
+            s->evidence);
+      }
+    }
     if (p.ib_no_device) {
-      Add(&out, "NET/IB found no device", false, p.ib_no_device_evidence);
+      Add(&out, "NET/IB found no device", false, p.ib_no_device_evidence, /*weak=*/true);
+    }
+  }
+  // HCAs that NCCL could not open (inside a container without the RDMA devices).
+  for (const WarnRecord& w : job.warnings) {
+    if (ContainsNoCase(w.message, "ibv_open_device") ||
+        ContainsNoCase(w.message, "NET/IB : Unable to open device")) {
+      Add(&out, "NCCL could not open the InfiniBand/RoCE device", true,
+          w.evidence.empty() ? Evidence{} : w.evidence.front());
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const NetExpectation& a, const NetExpectation& b) {

@@ -14,6 +14,9 @@ namespace ncclscope::rules_internal {
 struct NetExpectation {
   std::string reason;          ///< "aws-ofi-nccl found no EFA provider (No eligible providers)"
   bool plugin_failed = false;  ///< A net plugin failed (vs. only a platform hint).
+  /// Only says that NCCL looked for a network (NET/IB found no device): enough with inter-node
+  /// socket links in the log, not to predict a fallback from "Using network Socket" alone.
+  bool weak = false;
   Evidence evidence;
 };
 

@@ -41,7 +41,10 @@ class SocketFallbackRule : public BasicRule {
       socket_links.push_back(&l);
       if (l.same_physical_host.value_or(false)) ++same_host;
     }
-    if (socket_links.empty()) return;
+    if (socket_links.empty()) {
+      PredictedFallback(job, out);
+      return;
+    }
     Finding f = NewFinding(*this);
     // Largest communicator first in words; the others summed, so big jobs stay one line.
     std::string counts;
@@ -91,6 +94,67 @@ class SocketFallbackRule : public BasicRule {
       f.message += " " + std::to_string(same_host) +
                    " of these links join ranks on the same physical host (see intra-node-net).";
     }
+    out->push_back(std::move(f));
+  }
+
+ private:
+  /// Before any `via` line: "Using network Socket" / "NET/Socket : Using ..." tell which
+  /// transport NCCL chose for inter-node traffic; with a failed plugin, an absent HCA or a
+  /// setting that asks for RDMA, that choice is the fallback.
+  void PredictedFallback(const Job& job, std::vector<Finding>* out) const {
+    Finding f = NewFinding(*this);
+    size_t socket_procs = 0;
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      const Process& p = job.processes[i];
+      const bool socket_net = IsSocketNetName(p.network);
+      if (!socket_net) continue;
+      ++socket_procs;
+      AddProcess(job, static_cast<int>(i), &f);
+      AddEvidence(&f, p.network_evidence);
+    }
+    if (socket_procs == 0) return;
+    bool any_comm = false, single_node = true;
+    for (const Communicator& c : job.comms) {
+      if (c.nnodes <= 0) continue;
+      any_comm = true;
+      single_node = single_node && c.nnodes == 1;
+    }
+    if (any_comm && single_node) return;  // NCCL's network is not used within one node
+    const bool multi = (any_comm && !single_node) || job.hosts.size() > 1;
+    auto expectations = ExpectedFastNetwork(job);
+    std::vector<std::string> reasons;
+    for (const NetExpectation& e : expectations) {
+      if (e.weak) continue;
+      reasons.push_back(e.reason);
+      AddEvidence(&f, e.evidence);
+    }
+    std::string deliberate;
+    for (const Process& p : job.processes) {
+      if (const Setting* s = FindEnv(p, "NCCL_IB_DISABLE"); s != nullptr && IsTruthy(s->value)) {
+        deliberate = "NCCL_IB_DISABLE=" + s->value;
+        AddEvidence(&f, s->evidence);
+      } else if (const Setting* n = FindEnv(p, "NCCL_NET"); n != nullptr &&
+                                                             IsSocketNetName(n->value)) {
+        deliberate = "NCCL_NET=" + n->value;
+        AddEvidence(&f, n->evidence);
+      }
+    }
+    f.title = "NCCL chose TCP sockets (NET/Socket) for traffic between nodes";
+    f.message = std::to_string(socket_procs) +
+                " process(es) report \"Using network Socket\": traffic between nodes will run "
+                "over TCP (a few GB/s instead of 25-400 GB/s)";
+    if (!reasons.empty()) {
+      f.severity = Severity::kError;
+      f.message += ", although the job expected a fast network: " + JoinStrings(reasons, "; ");
+    } else if (!deliberate.empty()) {
+      f.severity = multi ? Severity::kWarning : Severity::kInfo;
+      f.message += "; " + deliberate + " asks for it";
+    } else {
+      f.severity = multi ? Severity::kWarning : Severity::kInfo;
+    }
+    f.message += multi ? "." : ". The log does not show whether the job spans several nodes: "
+                                "within one node this does not matter.";
+    f.message += " No connection (`via`) line shows it yet: this is NCCL's choice, predicted.";
     out->push_back(std::move(f));
   }
 };

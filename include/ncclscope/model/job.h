@@ -233,6 +233,9 @@ struct Job {
   std::vector<Communicator> comms;
   std::vector<Link> links;
   std::vector<WarnRecord> warnings;
+  /// INFO lines that report a degradation or a rejected setting (Notice, P2P disabled between
+  /// connected GPUs), deduplicated like the warnings; category kOther.
+  std::vector<WarnRecord> notices;
   std::vector<ErrorTrailRecord> error_trails;  ///< First few per process.
   std::vector<TorchRankState> torch_ranks;
   std::vector<FrameworkRecord> framework;      ///< Errors and notable framework lines (capped).
