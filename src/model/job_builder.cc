@@ -272,9 +272,16 @@ struct Folder {
   }
   void operator()(const SocketDevices& e) {
     Process* p = P();
-    if (!p || !p->socket_devices.empty()) return;
-    for (const auto& d : e.devices)
-      p->socket_devices.push_back(std::string(d.name) + ":" + std::string(d.address));
+    if (!p) return;
+    // NCCL repeats the list per communicator; before 2.5 it printed one line per interface.
+    for (const auto& d : e.devices) {
+      std::string dev = std::string(d.name) + ":" + std::string(d.address);
+      if (p->socket_devices.size() < 16 &&
+          std::find(p->socket_devices.begin(), p->socket_devices.end(), dev) ==
+              p->socket_devices.end()) {
+        p->socket_devices.push_back(std::move(dev));
+      }
+    }
   }
   void operator()(const GdrStatus& e) {
     Process* p = P();
@@ -299,6 +306,10 @@ struct Folder {
     if (proc >= 0) OnCommEnd(job, st, proc, e);
   }
   void operator()(const CommTopology& e) {
+    if (Process* p = P()) {
+      p->nccl_nnodes = std::max(p->nccl_nnodes, e.nnodes);
+      p->nccl_local_ranks = std::max(p->nccl_local_ranks, e.local_ranks);
+    }
     if (proc >= 0) OnCommTopology(job, st, proc, e);
   }
   void operator()(const RingOrder& e) {

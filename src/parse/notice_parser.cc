@@ -37,6 +37,12 @@ bool IsNoticeBody(std::string_view b) {
     case 'N':
       return (StartsWith(b, "NCCL_") && Has(b, " is being ignored")) ||
              StartsWith(b, "NET/IB : There are mismatched physical devices");
+    case 's':
+    case 'n':
+      // 2.24.3+ reports every connect retry at INFO ("..., retrying (18/34) after ...").
+      return (StartsWith(b, "socketPollConnect") || StartsWith(b, "socketStartConnect") ||
+              StartsWith(b, "ncclOsSocketPollConnect") || StartsWith(b, "ncclSocket")) &&
+             Has(b, "retrying");
     case 'U':
       return StartsWith(b, "Unknown CTA policy") || StartsWith(b, "Unable to use GIN: Peermem");
     default:

@@ -27,14 +27,18 @@ std::string BadInterface(std::string_view ifname, std::string_view addr) {
   return "";
 }
 
-/// The first interface of a "NET/Socket : Using [0]lo:127.0.0.1<0>" list: (name, address).
-std::pair<std::string, std::string> FirstSocketDevice(const Process& p) {
-  if (p.socket_devices.empty()) return {};
-  const std::string& d = p.socket_devices.front();
-  size_t colon = d.find(':');
-  if (colon == std::string::npos) return {d, ""};
-  std::string addr = d.substr(colon + 1);
-  return {d.substr(0, colon), addr.substr(0, addr.find('<'))};
+/// The first unsuitable interface of a "NET/Socket : Using [0]lo:127.0.0.1<0> [1]..." list (or
+/// the 2.3-2.4 "NET : Using interface" lines): (name, address, why); empty when all are fine.
+std::tuple<std::string, std::string, std::string> BadSocketDevice(const Process& p) {
+  for (const std::string& d : p.socket_devices) {
+    size_t colon = d.find(':');
+    std::string name = d.substr(0, colon);
+    std::string addr = colon == std::string::npos ? "" : d.substr(colon + 1);
+    addr = addr.substr(0, addr.find('<'));
+    std::string why = BadInterface(name, addr);
+    if (!why.empty()) return {name, addr, why};
+  }
+  return {};
 }
 
 /// True if the job's connection errors say that ranks could not reach each other.
@@ -94,9 +98,8 @@ class BootstrapInterfaceRule : public BasicRule {
       const Evidence* ev = &p.bootstrap_evidence;
       std::string why = BadInterface(ifname, addr);
       if (why.empty()) {
-        // NCCL's socket transport may pick another interface than the bootstrap.
-        std::tie(ifname, addr) = FirstSocketDevice(p);
-        why = BadInterface(ifname, addr);
+        // NCCL's socket transport may use other interfaces than the bootstrap.
+        std::tie(ifname, addr, why) = BadSocketDevice(p);
         ev = nullptr;
       }
       if (why.empty()) continue;

@@ -49,7 +49,10 @@ class ConnectionErrorRule : public BasicRule {
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
-    if (hits.empty()) return;
+    if (hits.empty()) {
+      SilentSocketFailure(job, out);
+      return;
+    }
     std::map<FailureSide, std::vector<const MessageHit*>> stories;
     std::vector<const MessageHit*> generic;
     for (const MessageHit* h : hits) {
@@ -72,6 +75,33 @@ class ConnectionErrorRule : public BasicRule {
   }
 
  private:
+  /// NCCL 2.18's socketPollConnect can fail without a WARN: only the error trail through the
+  /// socket code shows it. Reported when no warning explains the failure.
+  void SilentSocketFailure(const Job& job, std::vector<Finding>* out) const {
+    for (const WarnRecord& w : job.warnings) {
+      if (RuleOfWarning(w) != kBenignRule) return;
+    }
+    Finding f = NewFinding(*this);
+    std::set<int> procs;
+    for (const ErrorTrailRecord& t : job.error_trails) {
+      if (t.code == 0 || !(ContainsNoCase(t.location, "socket.cc") ||
+                           ContainsNoCase(t.location, "socket.h"))) {
+        continue;
+      }
+      procs.insert(t.process);
+      AddProcess(job, t.process, &f);
+      AddEvidence(&f, t.evidence);
+    }
+    if (procs.empty()) return;
+    f.title = "A socket operation between ranks failed (no NCCL warning printed)";
+    f.message = "NCCL's error trail on " + std::to_string(procs.size()) +
+                " process(es) starts in its socket code (\"" + f.evidence.front().text +
+                "\") without a WARN line: a connect or transfer between ranks failed (NCCL "
+                "2.18's socketPollConnect fails silently). Most often the peer was not "
+                "reachable (interface, firewall) or not running.";
+    out->push_back(std::move(f));
+  }
+
   Finding StoryFinding(const Job& job, FailureSide side,
                        const std::vector<const MessageHit*>& group) const {
     // The most specific entry of the story lends its causes and fix.

@@ -92,6 +92,43 @@ std::string CostOf(std::string_view name, std::string_view value) {
   return "";
 }
 
+/// What the job model says about ranks sharing a node: true/false, or nullopt when the log does
+/// not show it (an excerpt without init or connection lines).
+std::optional<bool> RanksShareNode(const Job& job) {
+  for (const Link& l : job.links) {
+    if (l.intra_node.value_or(false) || l.same_physical_host.value_or(false)) return true;
+  }
+  return NcclSaysRanksShareNode(job);
+}
+
+/// True/false when the log shows whether the job spans nodes, nullopt otherwise.
+std::optional<bool> SpansNodes(const Job& job) {
+  if (IsMultiNode(job)) return true;
+  return NcclSaysMultiNode(job);
+}
+
+/// A setting that turns a fast path off, when the log cannot tell whether the job uses that
+/// path (env-override judges it when it can): what it costs if it does, else "".
+std::string DisabledPathCost(const Job& job, std::string_view name, std::string_view value) {
+  const bool on = IsTruthy(value);
+  if ((name == "NCCL_P2P_DISABLE" && on) || (name == "NCCL_P2P_LEVEL" && (value == "LOC" ||
+                                                                          value == "0"))) {
+    if (RanksShareNode(job).has_value()) return "";
+    return "turns GPU peer-to-peer (NVLink/PCIe) off: ranks that share a node then talk through "
+           "host shared memory or the network, at a fraction of the bandwidth";
+  }
+  if (name == "NCCL_SHM_DISABLE" && on) {
+    if (RanksShareNode(job).has_value()) return "";
+    return "turns the shared-memory transport off: ranks of one node without P2P then talk "
+           "over the network";
+  }
+  if (name == "NCCL_IB_DISABLE" && on) {
+    if (SpansNodes(job).has_value()) return "";
+    return "turns InfiniBand/RoCE off: traffic between nodes then runs over TCP sockets";
+  }
+  return "";
+}
+
 class CostlySettingRule : public BasicRule {
  public:
   CostlySettingRule()
@@ -120,6 +157,7 @@ class CostlySettingRule : public BasicRule {
       auto added = ofi_added.find(name);
       if (added != ofi_added.end() && added->second == value) continue;
       std::string cost = CostOf(name, value);
+      if (cost.empty()) cost = DisabledPathCost(job, name, value);
       std::string_view instead;
       for (const Deprecated& d : kDeprecated) {
         if (d.name == name) instead = d.instead;

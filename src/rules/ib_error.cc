@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "known_findings.h"
+#include "net_expectation.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -24,6 +25,15 @@ std::string IbExpectedBecause(const Job& job, const Process& p) {
   }
   for (const Process& q : job.processes) {
     if (!q.ib_devices.empty()) return "other processes of the job use " + q.ib_devices.front();
+  }
+  for (const PluginNote& n : p.plugins) {
+    if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
+        (ContainsNoCase(n.name, "RDMA") || ContainsNoCase(n.name, "IB"))) {
+      return "the RDMA network plugin " + n.name + " is loaded";
+    }
+  }
+  for (const std::string& dev : p.socket_devices) {
+    if (IsIpoibName(dev)) return "NCCL's sockets run over the IPoIB interface " + dev;
   }
   return "";
 }

@@ -80,23 +80,22 @@ JobMessages BuildJobMessages(const Job& job) {
     out.hits.push_back(std::move(h));
   }
   for (const FrameworkRecord& r : job.framework) {
-    // The error text as the framework printed it: the reason of "NCCL error in: ...", the
-    // error class of a detail line ("ncclRemoteError: ...").
-    const bool error = r.kind == FrameworkRecord::Kind::kNcclError;
-    const bool detail = r.kind == FrameworkRecord::Kind::kEvent &&
-                        r.event == FrameworkKind::kNcclErrorDetail;
-    if (!error && !detail) continue;
-    std::string_view text = error ? std::string_view(r.reason) : std::string_view(r.evidence.text);
-    const KnownMessage* k = MatchMessage(text);
-    if (k == nullptr) continue;
-    MessageHit h;
-    h.source = MessageHit::Source::kFramework;
-    h.framework = &r;
-    h.text = text;
-    h.known = k;
-    h.rule = k->rule;
-    h.details = ExtractDetails(r.evidence.text);
-    out.hits.push_back(std::move(h));
+    // The line as the framework printed it: "NCCL error in: ..., <reason>", a detail line
+    // ("ncclRemoteError: ..."), or a watchdog line that quotes NCCL's last WARN. A line may
+    // hold several messages: one hit per rule.
+    std::string_view text = r.evidence.text;
+    if (text.empty()) text = r.reason;
+    for (const KnownMessage* k : MatchAllMessages(text)) {
+      if (k->rule == kBenignRule) continue;
+      MessageHit h;
+      h.source = MessageHit::Source::kFramework;
+      h.framework = &r;
+      h.text = text;
+      h.known = k;
+      h.rule = k->rule;
+      h.details = ExtractDetails(text);
+      out.hits.push_back(std::move(h));
+    }
   }
   return out;
 }

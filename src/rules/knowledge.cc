@@ -36,8 +36,9 @@ std::vector<KnownMessage> JoinTables() {
   return all;
 }
 
-/// A location fragment outweighs any pattern: the same text means something else there.
-constexpr size_t kLocationBonus = 1000;
+/// A matching location fragment outweighs a generic pattern of the same text ("Cuda failure" in
+/// nvls.cc), not a more specific one ("peer access is not supported" in shm.cc).
+constexpr size_t kLocationBonus = 10;
 
 }  // namespace
 
@@ -97,6 +98,7 @@ size_t PatternScore(std::string_view pattern, std::string_view text) {
 const KnownMessage* MatchMessage(std::string_view text, std::string_view location) {
   const KnownMessage* best = nullptr;
   size_t best_score = 0;
+  bool best_fallback = true;
   for (const KnownMessage& m : KnowledgeBase()) {
     size_t bonus = 0;
     if (!m.location.empty()) {
@@ -108,12 +110,44 @@ const KnownMessage* MatchMessage(std::string_view text, std::string_view locatio
     for (std::string_view p : m.patterns) score = std::max(score, PatternScore(p, text));
     if (score == 0) continue;
     score += bonus;
-    if (score > best_score) {
+    // Specific entries beat fallbacks; then the longer match wins (table order on ties).
+    const bool better = best == nullptr || (best_fallback && !m.fallback) ||
+                        (best_fallback == m.fallback && score > best_score);
+    if (better) {
       best = &m;
       best_score = score;
+      best_fallback = m.fallback;
     }
   }
   return best;
+}
+
+std::vector<const KnownMessage*> MatchAllMessages(std::string_view text) {
+  std::vector<std::pair<size_t, const KnownMessage*>> best;  // per rule
+  for (const KnownMessage& m : KnowledgeBase()) {
+    size_t bonus = 0;
+    if (!m.location.empty()) {
+      if (FindNoCase(text, m.location) == std::string_view::npos) continue;
+      bonus = kLocationBonus;
+    }
+    size_t score = 0;
+    for (std::string_view p : m.patterns) score = std::max(score, PatternScore(p, text));
+    if (score == 0) continue;
+    score += bonus;
+    auto it = std::find_if(best.begin(), best.end(),
+                           [&](const auto& b) { return b.second->rule == m.rule; });
+    if (it == best.end()) {
+      best.emplace_back(score, &m);
+    } else if ((it->second->fallback && !m.fallback) ||
+               (it->second->fallback == m.fallback && score > it->first)) {
+      *it = {score, &m};
+    }
+  }
+  std::stable_sort(best.begin(), best.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<const KnownMessage*> out;
+  for (const auto& [score, m] : best) out.push_back(m);
+  return out;
 }
 
 namespace {
@@ -224,7 +258,7 @@ MessageDetails ExtractDetails(std::string_view text) {
     if (d.vendor_error < 0) d.vendor_error = NumberAfter(text, "vendor_err=");
   }
   // OS error text after "failed : " / "failed: " / "returned " / ", error: ".
-  for (std::string_view key : {"failed : ", "failed: ", "failed with error ", "error: ",
+  for (std::string_view key : {"failed : ", "failed: ", ", error: ", "failed with error ",
                                "returned "}) {
     size_t at = FindNoCase(text, key);
     if (at == std::string_view::npos) continue;

@@ -83,6 +83,37 @@ constexpr KnownMessage kEntries[] = {
      "unset it; on AWS use the aws-ofi-nccl release that matches the image.",
      "all versions (graph/xml.cc)",
      {"Could not open XML topology file %s : %s"}},
+    {"no-algorithm-available", "config", "costly-setting", Severity::kError, FailureSide::kNone,
+     {"no algorithm/protocol available", "NCCL_ALGO was set to"},
+     {},
+     "No algorithm or protocol is allowed for an operation (NCCL_ALGO/NCCL_PROTO)",
+     "NCCL found no algorithm/protocol it may use for a collective: NCCL_ALGO or NCCL_PROTO "
+     "restrict the choice to ones that do not support this operation, data type or system "
+     "(e.g. NVLS or CollNet forced where they are unavailable), so the call fails (invalid "
+     "usage).",
+     {"NCCL_ALGO/NCCL_PROTO forced to an algorithm this system or operation lacks (NVLS without "
+      "NVSwitch multicast, CollNet without SHARP, NVLS for a data type it does not reduce)",
+      "a setting leaked into the environment from another job or container image"},
+     "Unset NCCL_ALGO/NCCL_PROTO (or allow a fallback, e.g. NCCL_ALGO=NVLS,Ring), and check where "
+     "the variable comes from (image ENV, /etc/nccl.conf, launcher).",
+     "2.19+ (\"Error : no algorithm/protocol available for function %s with datatype %s. "
+     "NCCL_ALGO was set to %s.\"); older versions without the details",
+     {"enqueue.cc:422 NCCL WARN Error : no algorithm/protocol available",
+      "Error : no algorithm/protocol available for function Broadcast with datatype ncclInt8. "
+      "NCCL_ALGO was set to NVLS."}},
+    {"ring-not-loop-back", "config", "costly-setting", Severity::kError, FailureSide::kSidesDisagree,
+     {"does not loop back to start"},
+     {},
+     "NCCL built an inconsistent ring: ranks disagree on the topology",
+     "The rings NCCL computed do not close: the ranks do not agree on which ranks share a node "
+     "or on the topology, so the ring check fails at init.",
+     {"NCCL_HOSTID (or NCCL_TOPO_FILE/NCCL_GRAPH_FILE) set inconsistently, so ranks of one node "
+      "claim different nodes or different layouts",
+      "ranks run different NCCL versions or settings"},
+     "Remove NCCL_HOSTID/NCCL_GRAPH_FILE overrides (or set them consistently on every rank), and "
+     "run every rank with the same NCCL and NCCL_* settings.",
+     "all versions (graph/rings.cc: \"Error : ring %d does not loop back to start (%d != %d)\")",
+     {"graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (14 != 0)"}},
     {"env-invalid-value", "config", "costly-setting", Severity::kWarning, FailureSide::kNone,
      {"Invalid value * for * using default", "is being ignored because",
       "Unknown CTA policy", "set to a value greater than", "unknown value"},
@@ -163,6 +194,16 @@ constexpr KnownMessage kEntries[] = {
      "Nothing to fix, unless the nodes have RDMA NICs (then install rdma-core in the image).",
      "all versions",
      {"misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]"}},
+    {"benign-verbs-wrapper", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
+     {"lib wrapper not initialized"},
+     "ibvwrap",
+     "NCCL's InfiniBand wrapper is not initialised (no libibverbs; harmless)",
+     "NCCL's verbs wrapper was asked for a function before libibverbs was loaded, because the "
+     "library is not installed; NCCL moves on to other transports.",
+     {"no InfiniBand/RoCE software on this machine (normal without RDMA NICs)"},
+     "Nothing to fix, unless the nodes have RDMA NICs (then install rdma-core in the image).",
+     "all versions (misc/ibvwrap.cc)",
+     {"misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized."}},
     {"benign-optional-plugin", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
      {"Could not find: libnccl-env", "Could not find: libnccl-profiler",
       "Could not find: libnccl-tuner", "no plugin found * using default tuner"},

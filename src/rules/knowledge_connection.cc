@@ -61,7 +61,8 @@ constexpr KnownMessage kEntries[] = {
       "Software caused connection abort"}},
     {"remote-process-exited", "connection", "connection-error", Severity::kError,
      FailureSide::kPeerDied,
-     {"remote process exited or there was a network error", "ncclRemoteError"},
+     {"remote process exited or there was a network error", "ncclRemoteError",
+      "process exited or there was a network error"},
      {},
      "NCCL reports that a remote rank exited or the network failed",
      "NCCL's ncclRemoteError: an operation needed another rank, and that rank exited (or the "
@@ -88,7 +89,7 @@ constexpr KnownMessage kEntries[] = {
     // ---- The network path is wrong ---------------------------------------------------------
     {"conn-refused", "connection", "connection-error", Severity::kError,
      FailureSide::kNetworkPath,
-     {"Connection refused"},
+     {"Connection refused", "returned Connection refused"},
      {},
      "Connection refused: nothing listens at the address a rank connected to",
      "A rank reached the peer's host but nothing was listening on that address and port: the "
@@ -106,6 +107,19 @@ constexpr KnownMessage kEntries[] = {
       "misc/socket.cc:650 NCCL WARN socketPollConnect: connect to 169.254.20.10<52597> returned "
       "Connection refused, exceeded error retry count after 35 attempts",
       "include/socket.h:185 WARN Call to connect failed : Connection refused"}},
+    {"conn-retrying", "connection", "connection-error", Severity::kWarning,
+     FailureSide::kNetworkPath,
+     {"connect to * returned * retrying", "Connect to * failed * retrying"},
+     {},
+     "Connecting to a peer keeps failing (NCCL retries)",
+     "NCCL tries again and again to connect to a peer that refuses or does not answer; when the "
+     "retries run out, init fails. Nothing listens at that address yet, or any more.",
+     {"the peer is not (or no longer) running: a crashed rank, or ranks of another attempt "
+      "reusing a stale NCCL id or MASTER_PORT",
+      "the address is not reachable from this rank (interface, firewall)"},
+     kFixPath, "2.24.3+ (INFO on every retry)",
+     {"socketPollConnect: connect to 10.29.224.148<52333> returned Connection refused, retrying "
+      "(18/34) after sleep for 1800 msec"}},
     {"conn-timed-out", "connection", "connection-error", Severity::kError,
      FailureSide::kNetworkPath,
      {"Connection timed out", "exceeded timeouts", "exceeded retries", "exceeded error retry count",
@@ -214,7 +228,8 @@ constexpr KnownMessage kEntries[] = {
      "\"failed\" says how.",
      {"the peer died (reset, closed)", "the network path is wrong (refused, timed out, unreachable)"},
      kFindFirstFailure, "2.10.3+",
-     {"socketProgressOpt: Call to recv from %s failed : %s"}},
+     {"socketProgressOpt: Call to recv from %s failed : %s"},
+     /*fallback=*/true},
     // ---- Bootstrap and socket interfaces ---------------------------------------------------
     {"no-socket-interface", "bootstrap-interface", "bootstrap-interface", Severity::kError,
      FailureSide::kNetworkPath,
@@ -235,6 +250,21 @@ constexpr KnownMessage kEntries[] = {
      "interface found\"",
      {"bootstrap.cc:114 NCCL WARN Bootstrap : no socket interface found",
       "NET/Socket : No usable listening interface found"}},
+    {"socket-bad-family", "bootstrap-interface", "bootstrap-interface", Severity::kError,
+     FailureSide::kNetworkPath,
+     {"is neither AF_INET", "connecting to address  with family"},
+     {},
+     "NCCL has no address to connect to: the selected interface has none",
+     "NCCL tried to connect to an empty or invalid address: the interface NCCL_SOCKET_IFNAME "
+     "selects has no IPv4/IPv6 address on some node (or does not exist there), so the address "
+     "exchanged at bootstrap is empty.",
+     {"NCCL_SOCKET_IFNAME names an interface that is missing or has no address on some nodes",
+      "ranks select different interfaces (NCCL_SOCKET_IFNAME differs between nodes)"},
+     "Set NCCL_SOCKET_IFNAME to an interface that exists with an address on every node (check "
+     "`ip -br addr` on each), or unset it.",
+     "2.19+ (ncclSocketInit)",
+     {"ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor "
+      "AF_INET6(10)"}},
     {"invalid-comm-id", "bootstrap-interface", "bootstrap-interface", Severity::kError,
      FailureSide::kNetworkPath,
      {"Invalid NCCL_COMM_ID"},

@@ -95,7 +95,8 @@ constexpr KnownMessage kEntries[] = {
      "check `dmesg` for Xid errors.",
      "all versions: \"Cuda failure '%s'\", 2.19.1+ \"Cuda failure %d '%s'\"",
      {"NCCL WARN Cuda failure 'an illegal memory access was encountered'",
-      "ncclUnhandledCudaError: Call to CUDA function failed."}},
+      "ncclUnhandledCudaError: Call to CUDA function failed."},
+     /*fallback=*/true},
     {"duplicate-gpu", "cuda", "duplicate-gpu", Severity::kError, FailureSide::kNone,
      {"Duplicate GPU detected", "Multiple Ranks are using the same GPU"},
      {},
@@ -140,7 +141,7 @@ constexpr KnownMessage kEntries[] = {
      {"P2P is disabled between connected GPUs 1 and 0. You can repress this message with "
       "NCCL_IGNORE_DISABLED_P2P=1."}},
     {"p2p-not-all-local", "p2p", "p2p-disabled", Severity::kWarning, FailureSide::kNone,
-     {"intraNodeP2pSupport 0", "isAllDirectP2p 0*isAllCudaP2p 0"},
+     {"intraNodeP2pSupport 0", "isAllDirectP2p 0", "isAllCudaP2p 0"},
      {},
      "Not all GPUs of a node can use P2P with each other",
      "NCCL's check found pairs of GPUs on this node that cannot use CUDA peer-to-peer: their "
@@ -149,8 +150,9 @@ constexpr KnownMessage kEntries[] = {
       "P2P blocked by the platform (ACS/IOMMU, VM) or unsupported (consumer GPUs)",
       "NCCL_P2P_DISABLE=1 or a restrictive NCCL_P2P_LEVEL"},
      kFixP2p,
-     "2.24.3-2.26 \"Check P2P Type intraNodeP2pSupport %d directMode %d\"; 2.27.3+ "
-     "\"isAllDirectP2p %d directMode %d isAllCudaP2p %d\"",
+     "2.24.3-2.26 \"Check P2P Type intraNodeP2pSupport %d directMode %d\"; 2.27.3 "
+     "\"isAllDirectP2p %d directMode %d\" (0 also when a node has one rank); 2.28+ adds "
+     "\"isAllCudaP2p %d\" (0: the hardware/platform cannot)",
      {"Check P2P Type intraNodeP2pSupport 0 directMode 0",
       "Check P2P Type isAllDirectP2p 0 directMode 0 isAllCudaP2p 0"}},
     {"p2p-peer-access-unsupported", "p2p", "p2p-disabled", Severity::kError, FailureSide::kNone,
@@ -220,6 +222,18 @@ constexpr KnownMessage kEntries[] = {
      "2.6.4+",
      {"CollNet is not supported or fails to initialize, ignoring NCCL_ALGO=COLLNET"}},
     // ---- Shared memory ---------------------------------------------------------------------
+    {"shm-cuda-failure", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
+     {"Cuda failure", "CUDA error"},
+     "shm",
+     "Registering shared memory with CUDA failed (SHM transport)",
+     "A CUDA call on NCCL's /dev/shm segment failed (registering or mapping host shared memory "
+     "for the SHM transport), so ranks of one node cannot exchange data through it.",
+     {"/dev/shm is small or restricted in the container (memlock or size limits)",
+      "cuMem host allocations (NCCL_CUMEM_HOST_ENABLE) on GPUs without peer access: set "
+      "NCCL_CUMEM_HOST_ENABLE=0",
+      "separate containers without a shared IPC namespace"},
+     kFixShm, "all versions (include/shm.h, transport/shm.cc)",
+     {"include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'"}},
     {"shm-no-space", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
      {"shared memory segment", "failed to extend /dev/shm", "Call to posix_fallocate failed",
       "failed to create shared memory", "shm_open"},

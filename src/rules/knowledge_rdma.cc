@@ -107,7 +107,7 @@ constexpr KnownMessage kEntries[] = {
      {"HINT: In many cases this error occurs when the incorrect GID index is forced by "
       "NCCL_IB_GID_INDEX"}},
     {"ib-registration-failed", "ib", "ib-error", Severity::kError, FailureSide::kNone,
-     {"Call to ibv_reg_mr", "ibv_reg_dmabuf_mr failed", "memlock", "RLIMIT_MEMLOCK"},
+     {"Call to ibv_reg_mr", "ibv_reg_dmabuf_mr failed", "memlock limit", "RLIMIT_MEMLOCK"},
      {},
      "Registering memory with the InfiniBand/RoCE device failed",
      "NCCL could not register (pin) a buffer with the HCA: the locked-memory limit is too low, or "
@@ -130,7 +130,8 @@ constexpr KnownMessage kEntries[] = {
      "Check the HCA inside the container (`ibv_devinfo`), /dev/infiniband and the IPC_LOCK "
      "capability, the memlock limit, and select working HCAs with NCCL_IB_HCA.",
      "all versions (ibvwrap.cc)",
-     {"Call to ibv_create_qp failed with error %s", "NET/IB : Unable to open device %s"}},
+     {"Call to ibv_create_qp failed with error %s", "NET/IB : Unable to open device %s"},
+     /*fallback=*/true},
     {"ib-incompatible-devices", "ib", "ib-error", Severity::kError, FailureSide::kSidesDisagree,
      {"NET/IB*incompatible", "different link_layer", "mismatched physical devices",
       "Detected mixed local Net device counts"},

@@ -159,7 +159,9 @@ Finding FindingForEntry(const Rule& rule, const Job& job, const KnownMessage* kn
   if (!msg.empty()) msg += " ";
   msg += std::to_string(lines) + (lines == 1 ? " line" : " lines");
   if (procs > 0) msg += " on " + std::to_string(procs) + (procs == 1 ? " process" : " processes");
-  msg += ": \"" + std::string(first) + "\".";
+  // A framework line can hold a whole pasted traceback: quote its start.
+  constexpr size_t kMaxQuote = 300;
+  msg += ": \"" + std::string(first.substr(0, kMaxQuote)) + (first.size() > kMaxQuote ? "...\"." : "\".");
   if (known != nullptr) {
     std::string causes = CausesSentence(*known);
     if (!causes.empty()) msg += " " + causes;

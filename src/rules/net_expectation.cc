@@ -1,6 +1,7 @@
 #include "net_expectation.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "rule_util.h"
 
@@ -23,6 +24,12 @@ void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, cons
 }  // namespace
 
 bool IsSocketNetName(std::string_view name) { return ContainsNoCase(name, "Socket"); }
+
+bool IsIpoibName(std::string_view ifname) {
+  return ifname.size() >= 3 && ifname.starts_with("ib") &&
+         (std::isdigit(static_cast<unsigned char>(ifname[2])) || ifname[2] == 'p' ||
+          ifname[2] == 's');
+}
 
 std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
   std::vector<NetExpectation> out;
@@ -70,6 +77,29 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
       if (const Setting* s = FindEnv(p, name); s != nullptr && !s->value.starts_with("^")) {
         Add(&out, std::string(name) + "=" + s->value + " is set (InfiniBand/RoCE intended)", false,
             s->evidence);
+      }
+    }
+    // TCP over an IPoIB interface (ib0, ibp12s0): the nodes have InfiniBand that NCCL does not
+    // use through verbs.
+    for (const std::string& dev : p.socket_devices) {
+      if (IsIpoibName(dev)) {
+        Add(&out, "NCCL's sockets run over the IPoIB interface " + dev.substr(0, dev.find(':')) +
+                      ": the nodes have InfiniBand",
+            false, p.network_evidence);
+        break;
+      }
+    }
+    const bool socket_ipoib = std::any_of(p.socket_devices.begin(), p.socket_devices.end(),
+                                          [](const std::string& d) { return IsIpoibName(d); });
+    if (!socket_ipoib && IsIpoibName(p.bootstrap_if) && p.ib_devices.empty()) {
+      Add(&out, "bootstrap runs over the IPoIB interface " + p.bootstrap_if +
+                    ": the nodes have InfiniBand",
+          false, p.bootstrap_evidence);
+    }
+    for (const PluginNote& n : p.plugins) {
+      if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
+          (ContainsNoCase(n.name, "RDMA") || ContainsNoCase(n.name, "IB"))) {
+        Add(&out, "an RDMA network plugin is loaded (" + n.name + ")", false, n.evidence);
       }
     }
     if (p.ib_no_device) {

@@ -23,6 +23,9 @@ struct NetExpectation {
 /// All reasons (deduplicated by reason text), most specific first.
 std::vector<NetExpectation> ExpectedFastNetwork(const Job& job);
 
+/// True if `ifname` names an IPoIB interface (ib0, ibp12s0, ibs1; also "ib0:10.0.0.1<0>").
+bool IsIpoibName(std::string_view ifname);
+
 /// True if `name` (NCCL's net name) is the internal socket transport.
 bool IsSocketNetName(std::string_view name);
 

@@ -57,7 +57,18 @@ class P2pDisabledRule : public BasicRule {
       if (f.evidence.size() < 3) AddEvidence(&f, l.first);
     }
     // What NCCL or CUDA said about P2P (warnings, INFO notices): the explicit evidence.
-    std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+    std::vector<const MessageHit*> hits;
+    // NCCL's "Check P2P Type ... 0" also says 0 when a node holds a single rank: it only counts
+    // where the log shows ranks sharing a node, or when the hardware check failed
+    // (isAllCudaP2p 0).
+    const bool shared_node = NcclSaysRanksShareNode(job).value_or(false);
+    for (const MessageHit* h : ctx.messages.OfRule(id())) {
+      if (h->known != nullptr && h->known->id == "p2p-not-all-local" && !shared_node &&
+          !ContainsNoCase(h->text, "isAllCudaP2p 0")) {
+        continue;
+      }
+      hits.push_back(h);
+    }
     const KnownMessage* lead = nullptr;
     for (const MessageHit* h : hits) {
       if (h->known != nullptr && (lead == nullptr || h->known->severity > lead->severity)) {

@@ -104,23 +104,26 @@ class SocketFallbackRule : public BasicRule {
   void PredictedFallback(const Job& job, std::vector<Finding>* out) const {
     Finding f = NewFinding(*this);
     size_t socket_procs = 0;
+    bool any_network = false;  // some process states its network ("Using network X")
+    for (const Process& p : job.processes) any_network = any_network || !p.network.empty();
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
-      const bool socket_net = IsSocketNetName(p.network);
+      // Before 2.6.4 there is no "Using network" line: NCCL lists socket interfaces only when
+      // it uses the socket transport (no IB device, no plugin provider).
+      bool provider = false;
+      for (const OfiNote& n : p.ofi) provider = provider || n.kind == OfiKind::kProviderSelected;
+      const bool socket_net =
+          IsSocketNetName(p.network) ||
+          (!any_network && !p.socket_devices.empty() && p.ib_devices.empty() && !provider);
       if (!socket_net) continue;
       ++socket_procs;
       AddProcess(job, static_cast<int>(i), &f);
       AddEvidence(&f, p.network_evidence);
     }
     if (socket_procs == 0) return;
-    bool any_comm = false, single_node = true;
-    for (const Communicator& c : job.comms) {
-      if (c.nnodes <= 0) continue;
-      any_comm = true;
-      single_node = single_node && c.nnodes == 1;
-    }
-    if (any_comm && single_node) return;  // NCCL's network is not used within one node
-    const bool multi = (any_comm && !single_node) || job.hosts.size() > 1;
+    const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);
+    if (nccl_multi == false && job.hosts.size() <= 1) return;  // no network within one node
+    const bool multi = nccl_multi.value_or(false) || job.hosts.size() > 1;
     auto expectations = ExpectedFastNetwork(job);
     std::vector<std::string> reasons;
     for (const NetExpectation& e : expectations) {
@@ -141,14 +144,17 @@ class SocketFallbackRule : public BasicRule {
     }
     f.title = "NCCL chose TCP sockets (NET/Socket) for traffic between nodes";
     f.message = std::to_string(socket_procs) +
-                " process(es) report \"Using network Socket\": traffic between nodes will run "
+                " process(es) use NCCL's socket transport (\"Using network Socket\", \"NET/Socket : "
+                "Using\"): traffic between nodes will run "
                 "over TCP (a few GB/s instead of 25-400 GB/s)";
-    if (!reasons.empty()) {
+    if (!deliberate.empty()) {
+      // Chosen on purpose: a cost to point out, not a failure.
+      f.severity = multi || !reasons.empty() ? Severity::kWarning : Severity::kInfo;
+      f.message += "; " + deliberate + " asks for it";
+      if (!reasons.empty()) f.message += " although " + JoinStrings(reasons, "; ");
+    } else if (!reasons.empty()) {
       f.severity = Severity::kError;
       f.message += ", although the job expected a fast network: " + JoinStrings(reasons, "; ");
-    } else if (!deliberate.empty()) {
-      f.severity = multi ? Severity::kWarning : Severity::kInfo;
-      f.message += "; " + deliberate + " asks for it";
     } else {
       f.severity = multi ? Severity::kWarning : Severity::kInfo;
     }

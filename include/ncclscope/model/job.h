@@ -105,6 +105,9 @@ struct Process {
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
+  /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
+  /// also when the communicator's init lines are not in the log (an excerpt); -1 if none.
+  int nccl_nnodes = -1, nccl_local_ranks = -1;
 };
 
 /// A physical host: processes sharing a hostname, or sharing a bootstrap address.

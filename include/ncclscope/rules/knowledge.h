@@ -49,7 +49,10 @@ struct KnownMessage {
   std::array<std::string_view, 4> causes{};  ///< Likely causes, most likely first.
   std::string_view fix;
   std::string_view versions;                   ///< "2.16.2+", "aws-ofi-nccl 1.14.1+", ...
-  std::array<std::string_view, 3> examples{};  ///< Real lines (without the host prefix).
+  std::array<std::string_view, 3> examples{};  ///< Real lines, or NCCL's format string.
+  /// A generic wrapper ("Call to recv failed", "Cuda failure"): it explains a text only when no
+  /// specific entry does, whatever the pattern lengths.
+  bool fallback = false;
 };
 
 /// Every entry, grouped by family.
@@ -65,6 +68,10 @@ size_t PatternScore(std::string_view pattern, std::string_view text);
 /// The entry that best explains `text` (the longest matching pattern; table order on ties), or
 /// nullptr. `location` is the WARN's file:line when known; empty means: look in `text`.
 const KnownMessage* MatchMessage(std::string_view text, std::string_view location = {});
+
+/// Every entry matching `text`, the best one per rule, best first: for lines that hold several
+/// messages (a framework error line that quotes NCCL's last WARN, a paste with lost newlines).
+std::vector<const KnownMessage*> MatchAllMessages(std::string_view text);
 
 /// Details a message states itself, pulled out for findings and `explain`.
 struct MessageDetails {
