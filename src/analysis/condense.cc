@@ -43,8 +43,10 @@ struct HeldLine {
   uint32_t source = 0;
   uint64_t line = 0;
   int launcher_rank = -1;
+  uint32_t origin_pid = 0;
   TextBuf text;
   TextBuf timestamp;
+  TextBuf origin_host;
 
   void Set(const Event& e) {
     source = e.ctx.source;
@@ -52,6 +54,8 @@ struct HeldLine {
     text.Set(e.ctx.text);
     launcher_rank = e.ctx.meta ? e.ctx.meta->launcher_rank : -1;
     timestamp.Set(e.ctx.meta ? e.ctx.meta->timestamp : std::string_view());
+    origin_host.Set(e.ctx.meta ? e.ctx.meta->origin_host : std::string_view());
+    origin_pid = e.ctx.meta ? e.ctx.meta->origin_pid : 0;
   }
   CondensedLine Take() const {
     CondensedLine l;
@@ -60,6 +64,8 @@ struct HeldLine {
     l.text.assign(text.view());
     l.launcher_rank = launcher_rank;
     l.timestamp.assign(timestamp.view());
+    l.origin_host.assign(origin_host.view());
+    l.origin_pid = origin_pid;
     return l;
   }
 };
@@ -72,9 +78,13 @@ void AssignLine(const Event& e, CondensedLine* l) {
   if (e.ctx.meta) {
     l->launcher_rank = e.ctx.meta->launcher_rank;
     l->timestamp.assign(e.ctx.meta->timestamp);
+    l->origin_host.assign(e.ctx.meta->origin_host);
+    l->origin_pid = e.ctx.meta->origin_pid;
   } else {
     l->launcher_rank = -1;
     l->timestamp.clear();
+    l->origin_host.clear();
+    l->origin_pid = 0;
   }
 }
 
@@ -135,7 +145,8 @@ class Condenser {
     SourceInfo& s = (*sources)[e.ctx.source];
     ++s.events;
     const size_t type = e.data.index();
-    if (std::holds_alternative<Unrecognized>(e.data)) ++s.unrecognized;
+    if (const auto* u = std::get_if<Unrecognized>(&e.data))
+      ++(u->mention ? s.unrecognized_mentions : s.unrecognized);
     ProcTrack* proc = e.ctx.host.empty() ? nullptr : Track(e.ctx);
     bool first_in_source = false;
     if (proc) {
@@ -402,6 +413,8 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     t.lines += s.lines;
     t.nccl_lines += s.nccl_lines;
     t.framework_lines += s.framework_lines;
+    t.mention_lines += s.mention_lines;
+    t.malformed_records += s.malformed_records;
     t.truncated_lines += s.truncated_lines;
     t.nul_lines += s.nul_lines;
     t.invalid_utf8_lines += s.invalid_utf8_lines;
@@ -409,6 +422,7 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     job_->stats.lines += s.lines;
     job_->stats.nccl_lines += s.nccl_lines;
     job_->stats.framework_lines += s.framework_lines;
+    job_->stats.mention_lines += s.mention_lines;
   }
   st.open = true;
   job_->stats.bytes += piece.bytes;
@@ -421,6 +435,8 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     line.source = to_job[l.source];
     line.meta.timestamp = l.timestamp;
     line.meta.launcher_rank = l.launcher_rank;
+    line.meta.origin_host = l.origin_host;
+    line.meta.origin_pid = l.origin_pid;
     line.meta.pod = piece.sources[l.source].info.pod;
     if (st.parser.Parse(line, &event) == ParseOutcome::kEvent) builder_->Add(event);
   }
@@ -444,6 +460,7 @@ size_t CondensedBytes(const CondensedInput& input) {
   for (const auto& l : input.lines) {
     if (l.text.capacity() > 15) n += l.text.capacity() + 1;
     if (l.timestamp.capacity() > 15) n += l.timestamp.capacity() + 1;
+    if (l.origin_host.capacity() > 15) n += l.origin_host.capacity() + 1;
   }
   for (const auto& s : input.sources) n += sizeof(s) + s.info.name.size() + s.folded.size() * 64;
   return n;

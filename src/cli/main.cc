@@ -183,6 +183,10 @@ int Main(int argc, char** argv) {
   ev->add_option("-o,--output", events.output, "Write to FILE instead of stdout");
   ev->add_option("--type", events.type, "Only these event types (comma-separated)");
   ev->add_flag("--stats", events.stats, "Print line and event counts to stderr");
+  ev->add_flag("--unrecognized", events.unrecognized,
+               "List the lines that mention NCCL but that nothing understood, grouped by shape");
+  ev->add_option("-f,--format", events.format, "With --unrecognized: text|json")
+      ->check(CLI::IsMember({"text", "json"}));
 
   RanksCommandOptions ranks;
   auto* rk = app.add_subcommand("ranks", "Per-rank table: host, pid, GPU, state, last line");
