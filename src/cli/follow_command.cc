@@ -27,7 +27,9 @@ class CliFollowListener : public FollowListener {
   void OnFinding(const Job& job, const Finding& f) override {
     ClearStatus();
     if (json_) {
-      *out_ << nlohmann::json{{"event", "finding"}, {"finding", JsonFinding(job, f)}}.dump()
+      // Evidence lines may hold invalid UTF-8: replaced, never a throw.
+      *out_ << nlohmann::json{{"event", "finding"}, {"finding", JsonFinding(job, f)}}.dump(
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
     } else {
       std::string sev(SeverityName(f.severity));
@@ -104,17 +106,21 @@ int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream
   if (!opts.policy.empty()) ApplyPolicy(policy, result.job, &result.findings);
   for (const auto& p : result.problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
   const ReportInput report{result.job, result.findings, result.problems};
+  const int exit_code = AnalyzeExitCode(opts, result, err);
   if (json) {  // Stay JSON Lines: the report is one more line.
-    output.stream() << nlohmann::json{{"event", "report"}, {"report", JsonReport(report)}}.dump()
+    output.stream() << nlohmann::json{{"event", "report"}, {"report", JsonReport(report)}}.dump(
+                           -1, ' ', false, nlohmann::json::error_handler_t::replace)
                     << '\n';
   } else {
     ReportOptions ropts;
     ropts.color = UseColor(opts.color, output.is_file());
     ropts.verbose = opts.verbose;
+    ropts.exit_code = exit_code;
+    ropts.docs_url = DocsUrl();
     format->write(report, ropts, output.stream());
   }
   output.stream().flush();
-  return AnalyzeExitCode(opts, result, err);
+  return exit_code;
 }
 
 }  // namespace ncclscope::cli

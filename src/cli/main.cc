@@ -1,5 +1,7 @@
 // Argument parsing only: CLI11 describes every subcommand into its options struct, then one
 // runner is called. `ncclscope FILE...` and `... | ncclscope` mean `ncclscope analyze`.
+// DescribeCli (cli_spec.h) lives here too: this is the one file that includes CLI11, whose header
+// alone costs about 8 s of compile time per translation unit.
 #include "ncclscope/cli/main.h"
 
 #include <CLI/CLI.hpp>
@@ -7,14 +9,18 @@
 #include <iostream>
 #include <string_view>
 
+#include "ncclscope/base/build_info.h"
+#include "ncclscope/cli/cli_spec.h"
 #include "ncclscope/cli/commands.h"
+#include "ncclscope/cli/completion.h"
 #include "ncclscope/report/report.h"
 
 namespace ncclscope::cli {
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"analyze", "events",    "ranks", "rules",  "explain",
-                                             "topo",    "summarize", "merge", "bench"};
+constexpr std::string_view kSubcommands[] = {"analyze", "events", "ranks", "rules", "explain",
+                                             "topo",    "bench",  "summarize", "merge",
+                                             "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -75,14 +81,82 @@ std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
   return args;
 }
 
+
+/// CLI11's type name of a checked option is "TEXT:{a,b,c}"; the set is the choices.
+std::vector<std::string> ChoicesOf(const std::string& type_name) {
+  std::vector<std::string> out;
+  size_t open = type_name.find('{');
+  size_t close = type_name.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return out;
+  std::string item;
+  for (size_t i = open + 1; i < close; ++i) {
+    if (type_name[i] == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (type_name[i] != ' ') {
+      item += type_name[i];
+    }
+  }
+  if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+bool IsNumeric(const std::string& type_name) {
+  const std::string base = type_name.substr(0, type_name.find(':'));
+  return base == "UINT" || base == "INT" || base == "FLOAT" || base == "NUMBER";
+}
+
+void ReadOptions(const CLI::App& app, std::vector<CliOptionSpec>* options,
+                 CliCommandSpec* command) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (!opt->nonpositional()) {
+      if (!command) continue;
+      std::vector<std::string> choices = ChoicesOf(opt->get_type_name());
+      if (choices.empty()) {
+        command->takes_files = true;
+      } else {
+        command->positional_choices.insert(command->positional_choices.end(), choices.begin(),
+                                           choices.end());
+      }
+      continue;
+    }
+    CliOptionSpec o;
+    for (const auto& s : opt->get_snames()) o.names.push_back("-" + s);
+    for (const auto& l : opt->get_lnames()) o.names.push_back("--" + l);
+    o.description = opt->get_description();
+    o.takes_value = opt->get_expected_max() > 0;  // flags expect no value
+    if (o.takes_value) {
+      const std::string type = opt->get_type_name();
+      o.choices = ChoicesOf(type);
+      o.numeric = IsNumeric(type);
+    }
+    options->push_back(std::move(o));
+  }
+}
+
 }  // namespace
+
+CliSpec DescribeCli(const CLI::App& app, const std::string& default_command) {
+  CliSpec spec;
+  spec.program = app.get_name();
+  spec.default_command = default_command;
+  ReadOptions(app, &spec.options, nullptr);
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    CliCommandSpec c;
+    c.name = sub->get_name();
+    c.description = sub->get_description();
+    ReadOptions(*sub, &c.options, &c);
+    spec.commands.push_back(std::move(c));
+  }
+  return spec;
+}
 
 int Main(int argc, char** argv) {
   CLI::App app{
       "ncclscope: reads NCCL debug logs (NCCL_DEBUG=INFO) of distributed training jobs, "
       "classifies every peer link and flags misconfigurations.",
       "ncclscope"};
-  app.set_version_flag("-V,--version", std::string("ncclscope ") + NCCLSCOPE_VERSION);
+  app.set_version_flag("-V,--version", VersionLine());
   app.require_subcommand(1);
   app.footer(std::string("Without a command, `ncclscope [OPTIONS] [INPUT...]` runs analyze.\n") +
              kExitCodesHelp);
@@ -110,6 +184,10 @@ int Main(int argc, char** argv) {
   ev->add_option("-o,--output", events.output, "Write to FILE instead of stdout");
   ev->add_option("--type", events.type, "Only these event types (comma-separated)");
   ev->add_flag("--stats", events.stats, "Print line and event counts to stderr");
+  ev->add_flag("--unrecognized", events.unrecognized,
+               "List the lines that mention NCCL but that nothing understood, grouped by shape");
+  ev->add_option("-f,--format", events.format, "With --unrecognized: text|json")
+      ->check(CLI::IsMember({"text", "json"}));
 
   RanksCommandOptions ranks;
   auto* rk = app.add_subcommand("ranks", "Per-rank table: host, pid, GPU, state, last line");
@@ -144,6 +222,13 @@ int Main(int argc, char** argv) {
   bn->add_option("--log", bench.log, "NCCL log of the same run: expected class from its links");
   bn->add_option("-f,--format", bench.format, "text|json")->check(CLI::IsMember({"text", "json"}));
 
+  std::string shell;
+  auto* co = app.add_subcommand(
+      "completion", "Print the shell completion script for bash, zsh or fish (see ncclscope(1))");
+  co->add_option("shell", shell, "bash|zsh|fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+
   std::vector<std::string> args = WithDefaultCommand(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector.
   try {
@@ -165,6 +250,10 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("bench")) return RunBench(bench, std::cout, std::cerr);
   if (app.got_subcommand("summarize")) return RunSummarize(summarize, std::cout, std::cerr);
   if (app.got_subcommand("merge")) return RunMerge(merge, std::cout, std::cerr);
+  if (app.got_subcommand("completion")) {
+    std::cout << CompletionScript(DescribeCli(app, "analyze"), shell);
+    return kExitOk;
+  }
   std::cerr << app.help();
   return kExitUsage;
 }

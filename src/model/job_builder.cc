@@ -71,6 +71,34 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   return cached = idx;
 }
 
+int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
+  static const LineMeta kNoMeta;
+  const LineMeta& m = ctx.meta != nullptr ? *ctx.meta : kNoMeta;
+  // Never two processes merged because their heads are absent: every identity the prefixes give
+  // is part of the key, and so is the device (one process per GPU is the rule).
+  std::string key = std::to_string(ctx.source);
+  for (std::string_view part : {m.origin_host, m.pod, m.service}) {
+    key += '\x1f';
+    key += part;
+  }
+  key += '\x1f' + std::to_string(m.origin_pid) + '\x1f' + std::to_string(m.launcher_rank) +
+         '\x1f' + std::to_string(ctx.dev);
+  auto [it, inserted] = st->headless_procs.try_emplace(std::move(key), -1);
+  if (!inserted) return it->second;
+  Process p;
+  std::string_view host = m.origin_host;
+  if (host.empty()) host = m.pod.substr(0, m.pod.find('/'));
+  if (host.empty()) host = m.service;
+  p.hostname = host.empty() ? "?" + std::string(job->SourceName(ctx.source)) : std::string(host);
+  p.node = p.hostname;
+  p.pid = m.origin_pid;
+  p.headless = true;
+  p.first_line = MakeEvidence(ctx);
+  job->processes.push_back(std::move(p));
+  st->procs.emplace_back();
+  return it->second = static_cast<int>(job->processes.size() - 1);
+}
+
 namespace {
 
 /// Digits and hex runs → '#', so repeated warnings with different numbers share one record.
@@ -154,17 +182,16 @@ TorchRankState& TorchState(Job* job, JobBuilder::State* st, int pg_id, int rank)
   return job->torch_ranks.back();
 }
 
-/// Process whose world rank is `rank` (framework lines carry no host:pid).
-int ProcessOfGlobalRank(const Job& job, int rank) {
+/// Process whose world rank is `rank` (framework lines carry no host:pid): the first one.
+int ProcessOfGlobalRank(const JobBuilder::State& st, int rank) {
   if (rank < 0) return -1;
-  for (size_t i = 0; i < job.processes.size(); ++i) {
-    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
-  }
-  return -1;
+  auto it = st.proc_of_global_rank.find(rank);
+  return it == st.proc_of_global_rank.end() ? -1 : it->second;
 }
 
-void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
-  int proc = ProcessOfGlobalRank(*job, rec.rank);
+void AddFramework(Job* job, const JobBuilder::State& st, const EventContext& ctx,
+                  FrameworkRecord rec) {
+  int proc = ProcessOfGlobalRank(st, rec.rank);
   if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
   if (job->framework.size() >= kMaxFrameworkRecords) return;
   rec.evidence = MakeTimedEvidence(ctx);
@@ -192,6 +219,7 @@ struct Folder {
 
   void operator()(const NcclVersion& e) {
     job->nccl_versions.insert(std::string(e.version));
+    if (proc >= 0) OnProcessStart(job, st, proc);
     if (Process* p = P()) {
       p->nccl_version = std::string(e.version);
       p->cuda_version = std::string(e.cuda);
@@ -373,7 +401,7 @@ struct Folder {
     s.ran_ms = e.ran_ms;
     s.numel = e.numel_in;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const WorkProgress& e) {
@@ -384,7 +412,7 @@ struct Folder {
     if (e.last_completed >= 0) s.last_completed = e.last_completed;
     if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const FrameworkNcclError& e) {
@@ -395,7 +423,7 @@ struct Folder {
     r.reason = std::string(e.reason);
     r.nccl_version = std::string(e.nccl_version);
     r.exception = std::string(e.exception);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   void operator()(const FrameworkEvent& e) {
     FrameworkRecord r;
@@ -403,12 +431,17 @@ struct Folder {
     r.event = e.kind;
     r.rank = TorchRank(ctx, e.rank);
     r.detail = std::string(e.detail);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   void operator()(const KnownNoise&) {}
-  void operator()(const Unrecognized&) {
-    ++job->stats.unrecognized;
-    ++job->sources[ctx.source].unrecognized;
+  void operator()(const Unrecognized& e) {
+    if (e.mention) {
+      ++job->stats.unrecognized_mentions;
+      ++job->sources[ctx.source].unrecognized_mentions;
+    } else {
+      ++job->stats.unrecognized;
+      ++job->sources[ctx.source].unrecognized;
+    }
     if (job->unrecognized_samples.size() < kMaxUnrecognizedSamples)
       job->unrecognized_samples.push_back(MakeEvidence(ctx));
   }
@@ -416,7 +449,10 @@ struct Folder {
 
 }  // namespace
 
-JobBuilder::JobBuilder(Job* job) : job_(job), state_(std::make_unique<State>()) {}
+JobBuilder::JobBuilder(Job* job, BuilderTuning tuning)
+    : job_(job), state_(std::make_unique<State>()) {
+  state_->memberships.set_count_from(tuning.count_from);
+}
 JobBuilder::~JobBuilder() = default;
 
 uint32_t JobBuilder::AddSource(std::string name, std::string pod) {
@@ -451,6 +487,10 @@ void JobBuilder::Add(const Event& event) {
   int proc = -1;
   if (!ctx.host.empty()) {
     proc = ProcessOf(job_, state_.get(), ctx);
+  } else if (ctx.headless) {
+    proc = FindOrAddHeadlessProcess(job_, state_.get(), ctx);
+  }
+  if (proc >= 0) {
     Process& p = job_->processes[proc];
     // The set insert (a tree search) only when the source changes.
     ProcState& ps = state_->procs[proc];

@@ -9,23 +9,19 @@
 namespace ncclscope::parse_internal {
 namespace {
 
-bool Has(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
-
 bool IsNoticeBody(std::string_view b) {
   switch (b.front()) {
     case 'C':
       // The P2P check line says 0 when some local pair cannot use P2P; with 1 it is noise.
       if (StartsWith(b, "Check P2P Type ")) {
-        return Has(b, "intraNodeP2pSupport 0") || Has(b, "isAllDirectP2p 0");
+        return Contains(b, "intraNodeP2pSupport 0") || Contains(b, "isAllDirectP2p 0");
       }
       return StartsWith(b, "Could not open XML topology file") ||
              StartsWith(b, "Could not open XML graph file") ||
              StartsWith(b, "Could not enable P2P between") ||
-             (StartsWith(b, "Call to ibv_") && Has(b, "failed"));
+             (StartsWith(b, "Call to ibv_") && Contains(b, "failed"));
     case 'E':
-      return StartsWith(b, "External network plugin") && Has(b, "unsupported");
+      return StartsWith(b, "External network plugin") && Contains(b, "unsupported");
     case 'F':
       return StartsWith(b, "Failed to bind NVLink SHARP") ||
              StartsWith(b, "Failed to multicast-bind") ||
@@ -35,14 +31,14 @@ bool IsNoticeBody(std::string_view b) {
     case 'I':
       return StartsWith(b, "Invalid value ");
     case 'N':
-      return (StartsWith(b, "NCCL_") && Has(b, " is being ignored")) ||
+      return (StartsWith(b, "NCCL_") && Contains(b, " is being ignored")) ||
              StartsWith(b, "NET/IB : There are mismatched physical devices");
     case 's':
     case 'n':
       // 2.24.3+ reports every connect retry at INFO ("..., retrying (18/34) after ...").
       return (StartsWith(b, "socketPollConnect") || StartsWith(b, "socketStartConnect") ||
               StartsWith(b, "ncclOsSocketPollConnect") || StartsWith(b, "ncclSocket")) &&
-             Has(b, "retrying");
+             Contains(b, "retrying");
     case 'U':
       return StartsWith(b, "Unknown CTA policy") || StartsWith(b, "Unable to use GIN: Peermem");
     default:

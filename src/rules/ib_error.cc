@@ -28,7 +28,7 @@ std::string IbExpectedBecause(const Job& job, const Process& p) {
   }
   for (const PluginNote& n : p.plugins) {
     if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
-        (ContainsNoCase(n.name, "RDMA") || ContainsNoCase(n.name, "IB"))) {
+        IsRdmaPluginName(n.name)) {
       return "the RDMA network plugin " + n.name + " is loaded";
     }
   }

@@ -12,7 +12,7 @@ constexpr std::string_view kFixDisagree =
     "collectives with the same sizes on every rank (NCCL_DEBUG_SUBSYS=COLL, or PyTorch's "
     "TORCH_DISTRIBUTED_DEBUG=DETAIL, shows which call differs).";
 
-constexpr KnownMessage kEntries[] = {
+constexpr KnownMessage kConfigEntries[] = {
     // ---- Ranks that disagree ---------------------------------------------------------------
     {"ranks-collective-mismatch", "version-mismatch", "ranks-disagree", Severity::kError,
      FailureSide::kSidesDisagree,
@@ -218,6 +218,6 @@ constexpr KnownMessage kEntries[] = {
 
 }  // namespace
 
-std::span<const KnownMessage> ConfigKnowledge() { return kEntries; }
+std::span<const KnownMessage> ConfigKnowledge() { return kConfigEntries; }
 
 }  // namespace ncclscope::knowledge_internal

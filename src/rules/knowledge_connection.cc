@@ -18,13 +18,13 @@ constexpr std::string_view kFixPath =
     "groups allowing all traffic within the group), and check that MASTER_ADDR/the NCCL root "
     "address is the same on every rank.";
 
-constexpr std::string_view kFixDisagree =
+constexpr std::string_view kFixDisagreeConnection =
     "Run every rank from the same image with the same NCCL (check the `NCCL version` line of "
     "every rank) and the same NCCL_* settings; make sure no process of an earlier attempt or "
     "another job is still connecting to this job's ports (fresh MASTER_PORT per attempt, kill "
     "leftover processes), and that nothing else (port scanners, health checks) talks to them.";
 
-constexpr KnownMessage kEntries[] = {
+constexpr KnownMessage kConnectionEntries[] = {
     // ---- The peer died ---------------------------------------------------------------------
     {"conn-closed-by-peer", "connection", "connection-error", Severity::kError,
      FailureSide::kPeerDied,
@@ -109,7 +109,8 @@ constexpr KnownMessage kEntries[] = {
       "include/socket.h:185 WARN Call to connect failed : Connection refused"}},
     {"conn-retrying", "connection", "connection-error", Severity::kWarning,
      FailureSide::kNetworkPath,
-     {"connect to * returned * retrying", "Connect to * failed * retrying"},
+     {"connect to * returned * retrying", "Connect to * failed * retrying",
+      "returned * retrying * after sleep for"},
      {},
      "Connecting to a peer keeps failing (NCCL retries)",
      "NCCL tries again and again to connect to a peer that refuses or does not answer; when the "
@@ -169,7 +170,7 @@ constexpr KnownMessage kEntries[] = {
       "a process of an earlier attempt or another job connects to this job's port (stale NCCL "
       "unique id, MASTER_PORT reused)",
       "something else (a port scanner, a health check) connected to NCCL's listening port"},
-     kFixDisagree,
+     kFixDisagreeConnection,
      "2.16.2+ \"socketFinalizeAccept: wrong type %d != %d\" / \"wrong magic %lx != %lx\"; 2.27+ "
      "\"socketFinalizeAccept from %s: wrong type\"",
      {"misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 4 != 3",
@@ -186,7 +187,7 @@ constexpr KnownMessage kEntries[] = {
       "ranks run with different NCCL_* settings (NCCL_PROTO, NCCL_ALGO, NCCL_BUFFSIZE) or NCCL "
       "versions",
       "a corrupting network path (rare)"},
-     kFixDisagree,
+     kFixDisagreeConnection,
      "all versions: \"Message truncated : received %d bytes instead of %d\" (bootstrap), "
      "\"NET/Socket : peer %s message truncated : receiving %d bytes instead of %d\"",
      {"Message truncated : received %d bytes instead of %d",
@@ -202,7 +203,7 @@ constexpr KnownMessage kEntries[] = {
       "MASTER_ADDR:MASTER_PORT",
       "WORLD_SIZE/RANK differ between the launchers of the nodes (two processes got the same "
       "rank)"},
-     kFixDisagree, "all versions (bootstrap.cc)",
+     kFixDisagreeConnection, "all versions (bootstrap.cc)",
      {"Bootstrap Root : rank %d of %d ranks has already checked in",
       "Bootstrap Root : mismatch in rank count from procs %d : %d"}},
     // ---- Consequences and generic socket failures ------------------------------------------
@@ -299,6 +300,6 @@ constexpr KnownMessage kEntries[] = {
 
 }  // namespace
 
-std::span<const KnownMessage> ConnectionKnowledge() { return kEntries; }
+std::span<const KnownMessage> ConnectionKnowledge() { return kConnectionEntries; }
 
 }  // namespace ncclscope::knowledge_internal

@@ -21,7 +21,7 @@ constexpr std::string_view kFixNvls =
     "CUDA with multicast support, and in containers the IMEX/fabric devices. If NVLS is not "
     "needed (or to confirm), set NCCL_NVLS_ENABLE=0: NCCL then uses NVLink without SHARP.";
 
-constexpr KnownMessage kEntries[] = {
+constexpr KnownMessage kGpuEntries[] = {
     // ---- CUDA and driver -------------------------------------------------------------------
     {"cuda-oom", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
      {"Cuda failure*out of memory", "Failed to CUDA malloc", "Failed to CUDA calloc",
@@ -255,6 +255,6 @@ constexpr KnownMessage kEntries[] = {
 
 }  // namespace
 
-std::span<const KnownMessage> GpuKnowledge() { return kEntries; }
+std::span<const KnownMessage> GpuKnowledge() { return kGpuEntries; }
 
 }  // namespace ncclscope::knowledge_internal

@@ -16,7 +16,7 @@ constexpr std::string_view kFixPlugin =
     "NCCL's plugin API (upgrade the plugin with NCCL), and NCCL_NET must name a network this "
     "node has (IB needs /dev/infiniband in the container).";
 
-constexpr KnownMessage kEntries[] = {
+constexpr KnownMessage kPluginEntries[] = {
     {"ofi-no-provider", "net-plugin", "net-plugin-failed", Severity::kError, FailureSide::kNone,
      {"NET/OFI No eligible providers", "Couldn't find any optimal provider",
       "fi_getinfo: provider efa output empty list", "NET/OFI OFI NCCL failure"},
@@ -140,6 +140,6 @@ constexpr KnownMessage kEntries[] = {
 
 }  // namespace
 
-std::span<const KnownMessage> PluginKnowledge() { return kEntries; }
+std::span<const KnownMessage> PluginKnowledge() { return kPluginEntries; }
 
 }  // namespace ncclscope::knowledge_internal

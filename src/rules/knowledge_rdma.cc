@@ -26,7 +26,7 @@ constexpr std::string_view kFixGdr =
     "GPU and NIC under the same PCIe switch. On AWS use the EFA-enabled AMI and a recent "
     "aws-ofi-nccl.";
 
-constexpr KnownMessage kEntries[] = {
+constexpr KnownMessage kRdmaEntries[] = {
     // ---- Completion errors (decoded by ibv_wc_status) --------------------------------------
     {"ib-completion-error", "ib", "ib-error", Severity::kError, FailureSide::kNone,
      {"NET/IB*Got completion from peer", "NET/IB*Got completion with error",
@@ -203,6 +203,6 @@ constexpr KnownMessage kEntries[] = {
 
 }  // namespace
 
-std::span<const KnownMessage> RdmaKnowledge() { return kEntries; }
+std::span<const KnownMessage> RdmaKnowledge() { return kRdmaEntries; }
 
 }  // namespace ncclscope::knowledge_internal

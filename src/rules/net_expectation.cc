@@ -31,6 +31,11 @@ bool IsIpoibName(std::string_view ifname) {
           ifname[2] == 's');
 }
 
+bool IsRdmaPluginName(std::string_view name) {
+  return ContainsNoCase(name, "RDMA") || name.starts_with("IB") || ContainsNoCase(name, "IBext") ||
+         ContainsNoCase(name, "SHARP");
+}
+
 std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
   std::vector<NetExpectation> out;
   for (const Process& p : job.processes) {
@@ -98,7 +103,7 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
     }
     for (const PluginNote& n : p.plugins) {
       if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
-          (ContainsNoCase(n.name, "RDMA") || ContainsNoCase(n.name, "IB"))) {
+          IsRdmaPluginName(n.name)) {
         Add(&out, "an RDMA network plugin is loaded (" + n.name + ")", false, n.evidence);
       }
     }

@@ -26,6 +26,10 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job);
 /// True if `ifname` names an IPoIB interface (ib0, ibp12s0, ibs1; also "ib0:10.0.0.1<0>").
 bool IsIpoibName(std::string_view ifname);
 
+/// True if a NET plugin's name says it drives InfiniBand/RoCE verbs ("IBext_v8", "RDMA",
+/// "GPUDirectTCPX" not; "Libfabric" not: EFA is not InfiniBand).
+bool IsRdmaPluginName(std::string_view name);
+
 /// True if `name` (NCCL's net name) is the internal socket transport.
 bool IsSocketNetName(std::string_view name);
 

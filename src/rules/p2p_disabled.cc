@@ -60,11 +60,13 @@ class P2pDisabledRule : public BasicRule {
     std::vector<const MessageHit*> hits;
     // NCCL's "Check P2P Type ... 0" also says 0 when a node holds a single rank: it only counts
     // where the log shows ranks sharing a node, or when the hardware check failed
-    // (isAllCudaP2p 0).
+    // (isAllCudaP2p 0). With "isAllCudaP2p 1" CUDA says every pair can: the 0 comes from a
+    // setting or separate processes, which the links and settings above already tell.
     const bool shared_node = NcclSaysRanksShareNode(job).value_or(false);
     for (const MessageHit* h : ctx.messages.OfRule(id())) {
-      if (h->known != nullptr && h->known->id == "p2p-not-all-local" && !shared_node &&
-          !ContainsNoCase(h->text, "isAllCudaP2p 0")) {
+      if (h->known != nullptr && h->known->id == "p2p-not-all-local" &&
+          (ContainsNoCase(h->text, "isAllCudaP2p 1") ||
+           (!shared_node && !ContainsNoCase(h->text, "isAllCudaP2p 0")))) {
         continue;
       }
       hits.push_back(h);

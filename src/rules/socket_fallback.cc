@@ -42,7 +42,12 @@ class SocketFallbackRule : public BasicRule {
       if (l.same_physical_host.value_or(false)) ++same_host;
     }
     if (socket_links.empty()) {
-      PredictedFallback(job, out);
+      // Socket links within a node are intra-node-net's; the prediction is for logs without
+      // any socket link yet.
+      const bool any_socket_link = std::any_of(job.links.begin(), job.links.end(), [](const Link& l) {
+        return l.cls == TransportClass::kNetSocket;
+      });
+      if (!any_socket_link) PredictedFallback(job, out);
       return;
     }
     Finding f = NewFinding(*this);

@@ -1,6 +1,6 @@
 // EventPipeline: inputs → lines (prefixes stripped) → typed events, handed to a sink one by one.
 // Registers one SourceInfo per input (and per kubectl --prefix pod inside an input) and counts
-// lines, NCCL lines, framework lines and damaged input on it.
+// lines, NCCL messages, framework lines, other lines that mention NCCL, and damaged input on it.
 #ifndef NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
 #define NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
 
@@ -34,9 +34,15 @@ class EventPipeline {
 
   /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
   void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
+  /// The raw line (with its newline) that preceded the next input's first byte, when that input
+  /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
+  /// "Last error:" continuation) carries over. It yields nothing and is not counted.
+  void set_primer(std::string primer) { primer_ = std::move(primer); }
 
  private:
   uint32_t SourceFor(uint32_t input_source, std::string_view pod);
+  /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
+  void CountLine(const Event& event, SourceInfo* s);
 
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;
@@ -45,6 +51,7 @@ class EventPipeline {
   std::string last_pod_;  ///< Cache: consecutive lines usually come from the same pod.
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
+  std::string primer_;
 };
 
 }  // namespace ncclscope

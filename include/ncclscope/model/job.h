@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ncclscope/base/flat_int_set.h"
+#include "ncclscope/model/ring_orders.h"
 #include "ncclscope/model/transport_class.h"
 #include "ncclscope/parse/events.h"
 
@@ -37,10 +38,16 @@ struct SourceInfo {
   std::string name;
   std::string pod;  ///< kubectl --prefix pod/container this source was split from, if any.
   uint64_t lines = 0;
-  uint64_t nccl_lines = 0;  ///< Lines with NCCL's prefix (or the bare version line).
+  uint64_t nccl_lines = 0;  ///< NCCL messages (NCCL's head or a `NCCL INFO|WARN|...` anchor
+                            ///< anywhere in the line; the version line).
   uint64_t events = 0;
-  uint64_t unrecognized = 0;
+  uint64_t unrecognized = 0;     ///< NCCL messages of no known format.
   uint64_t framework_lines = 0;  ///< Recognised PyTorch lines.
+  /// Other lines that mention "NCCL" (PyTorch errors, launcher and user output), understood or
+  /// not; unrecognized_mentions of them were not understood.
+  uint64_t mention_lines = 0;
+  uint64_t unrecognized_mentions = 0;
+  uint64_t malformed_records = 0;  ///< Lines that looked like JSON log records but were not.
   uint64_t truncated_lines = 0;
   uint64_t nul_lines = 0;
   uint64_t invalid_utf8_lines = 0;
@@ -108,6 +115,9 @@ struct Process {
   /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
   /// also when the communicator's init lines are not in the log (an excerpt); -1 if none.
   int nccl_nnodes = -1, nccl_local_ranks = -1;
+  /// Its NCCL lines had no `host:pid:tid` head: hostname and pid come from the prefixes (pdsh
+  /// host, Ray pid/ip, pod), or hostname is "?" and the input's name when nothing told.
+  bool headless = false;
 };
 
 /// A physical host: processes sharing a hostname, or sharing a bootstrap address.
@@ -141,7 +151,7 @@ struct Communicator {
   int nnodes = -1;                        ///< From the "comm ... nNodes" line.
   int local_ranks = -1;                   ///< Max localRanks reported.
   std::map<int, CommRank> ranks;          ///< Ranks seen in the logs.
-  std::map<int, std::vector<int>> rings;  ///< Channel → ring order (printed by rank 0).
+  RingOrders rings;                       ///< Channel → ring order (printed by rank 0).
   int nchannels = -1;
   std::optional<ChannelCounts> channel_counts;
   std::string graph_intra_type;  ///< GRAPH "Pattern ... type NVL/PIX": "NVL"
@@ -225,7 +235,7 @@ struct FrameworkRecord {
 
 struct JobStats {
   uint64_t lines = 0, nccl_lines = 0, events = 0, unrecognized = 0, connection_lines = 0,
-           framework_lines = 0, bytes = 0;
+           framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0;
   std::map<std::string, uint64_t> events_by_type;
 };
 
