@@ -122,34 +122,45 @@ std::string_view StripPort(std::string_view addr) {
   return addr;
 }
 
-void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
-                const Warning& w) {
+/// Adds one line to a deduplicated record list (warnings or notices), keyed by category,
+/// location and the message with its numbers blanked out.
+void AddRecord(std::vector<WarnRecord>* records, std::unordered_map<std::string, int>* index,
+               int proc, const EventContext& ctx, const Warning& w) {
   std::string key = std::to_string(static_cast<int>(w.category)) + "|" + std::string(ctx.location) +
                     "|" + NormalizeForDedup(w.message);
-  auto it = st->warn_index.find(key);
+  auto it = index->find(key);
   int idx;
-  if (it == st->warn_index.end()) {
-    if (job->warnings.size() >= kMaxWarnRecords) {
+  if (it == index->end()) {
+    if (records->size() >= kMaxWarnRecords) {
       key = "overflow";
-      it = st->warn_index.find(key);
+      it = index->find(key);
     }
   }
-  if (it == st->warn_index.end()) {
-    idx = static_cast<int>(job->warnings.size());
+  if (it == index->end()) {
+    idx = static_cast<int>(records->size());
     WarnRecord r;
     r.category = key == "overflow" ? WarnCategory::kOther : w.category;
     r.message = key == "overflow" ? "(further distinct warnings not kept)" : std::string(w.message);
     r.location = std::string(ctx.location);
     r.first_timestamp = MakeTimedEvidence(ctx).time;
-    job->warnings.push_back(std::move(r));
-    st->warn_index.emplace(std::move(key), idx);
+    records->push_back(std::move(r));
+    index->emplace(std::move(key), idx);
   } else {
     idx = it->second;
   }
-  WarnRecord& r = job->warnings[idx];
+  WarnRecord& r = (*records)[idx];
   ++r.count;
   if (proc >= 0) r.processes.insert(proc);
   if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeTimedEvidence(ctx));
+}
+
+void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                const Warning& w) {
+  AddRecord(&job->warnings, &st->warn_index, proc, ctx, w);
+}
+
+void AddNotice(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx) {
+  AddRecord(&job->notices, &st->notice_index, proc, ctx, Warning{WarnCategory::kOther, ctx.body});
 }
 
 int TorchRank(const EventContext& ctx, int event_rank) {
@@ -171,17 +182,16 @@ TorchRankState& TorchState(Job* job, JobBuilder::State* st, int pg_id, int rank)
   return job->torch_ranks.back();
 }
 
-/// Process whose world rank is `rank` (framework lines carry no host:pid).
-int ProcessOfGlobalRank(const Job& job, int rank) {
+/// Process whose world rank is `rank` (framework lines carry no host:pid): the first one.
+int ProcessOfGlobalRank(const JobBuilder::State& st, int rank) {
   if (rank < 0) return -1;
-  for (size_t i = 0; i < job.processes.size(); ++i) {
-    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
-  }
-  return -1;
+  auto it = st.proc_of_global_rank.find(rank);
+  return it == st.proc_of_global_rank.end() ? -1 : it->second;
 }
 
-void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
-  int proc = ProcessOfGlobalRank(*job, rec.rank);
+void AddFramework(Job* job, const JobBuilder::State& st, const EventContext& ctx,
+                  FrameworkRecord rec) {
+  int proc = ProcessOfGlobalRank(st, rec.rank);
   if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
   if (job->framework.size() >= kMaxFrameworkRecords) return;
   rec.evidence = MakeTimedEvidence(ctx);
@@ -209,6 +219,7 @@ struct Folder {
 
   void operator()(const NcclVersion& e) {
     job->nccl_versions.insert(std::string(e.version));
+    if (proc >= 0) OnProcessStart(job, st, proc);
     if (Process* p = P()) {
       p->nccl_version = std::string(e.version);
       p->cuda_version = std::string(e.cuda);
@@ -289,9 +300,16 @@ struct Folder {
   }
   void operator()(const SocketDevices& e) {
     Process* p = P();
-    if (!p || !p->socket_devices.empty()) return;
-    for (const auto& d : e.devices)
-      p->socket_devices.push_back(std::string(d.name) + ":" + std::string(d.address));
+    if (!p) return;
+    // NCCL repeats the list per communicator; before 2.5 it printed one line per interface.
+    for (const auto& d : e.devices) {
+      std::string dev = std::string(d.name) + ":" + std::string(d.address);
+      if (p->socket_devices.size() < 16 &&
+          std::find(p->socket_devices.begin(), p->socket_devices.end(), dev) ==
+              p->socket_devices.end()) {
+        p->socket_devices.push_back(std::move(dev));
+      }
+    }
   }
   void operator()(const GdrStatus& e) {
     Process* p = P();
@@ -316,6 +334,10 @@ struct Folder {
     if (proc >= 0) OnCommEnd(job, st, proc, e);
   }
   void operator()(const CommTopology& e) {
+    if (Process* p = P()) {
+      p->nccl_nnodes = std::max(p->nccl_nnodes, e.nnodes);
+      p->nccl_local_ranks = std::max(p->nccl_local_ranks, e.local_ranks);
+    }
     if (proc >= 0) OnCommTopology(job, st, proc, e);
   }
   void operator()(const RingOrder& e) {
@@ -354,7 +376,8 @@ struct Folder {
       paths[{key.first, key.second}] = std::string(buf) + std::string(hop.type);
     }
   }
-  void operator()(const P2pDisabled&) {}
+  void operator()(const P2pDisabled&) { AddNotice(job, st, proc, ctx); }
+  void operator()(const Notice&) { AddNotice(job, st, proc, ctx); }
   void operator()(const Collective& e) {
     if (proc >= 0) OnCollective(job, st, proc, e);
   }
@@ -378,7 +401,7 @@ struct Folder {
     s.ran_ms = e.ran_ms;
     s.numel = e.numel_in;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const WorkProgress& e) {
@@ -389,7 +412,7 @@ struct Folder {
     if (e.last_completed >= 0) s.last_completed = e.last_completed;
     if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const FrameworkNcclError& e) {
@@ -400,7 +423,7 @@ struct Folder {
     r.reason = std::string(e.reason);
     r.nccl_version = std::string(e.nccl_version);
     r.exception = std::string(e.exception);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   void operator()(const FrameworkEvent& e) {
     FrameworkRecord r;
@@ -408,7 +431,7 @@ struct Folder {
     r.event = e.kind;
     r.rank = TorchRank(ctx, e.rank);
     r.detail = std::string(e.detail);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   // Read by the incident recorder only (JobBuilder::Add).
   void operator()(const ProcessExit&) {}
@@ -430,7 +453,10 @@ struct Folder {
 
 }  // namespace
 
-JobBuilder::JobBuilder(Job* job) : job_(job), state_(std::make_unique<State>()) {}
+JobBuilder::JobBuilder(Job* job, BuilderTuning tuning)
+    : job_(job), state_(std::make_unique<State>()) {
+  state_->memberships.set_count_from(tuning.count_from);
+}
 JobBuilder::~JobBuilder() = default;
 
 uint32_t JobBuilder::AddSource(std::string name, std::string pod) {
