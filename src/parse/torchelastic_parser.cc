@@ -17,7 +17,7 @@
 namespace ncclscope::parse_internal {
 namespace {
 
-bool Has(std::string_view s, std::string_view needle) {
+bool ElasticHas(std::string_view s, std::string_view needle) {
   return s.find(needle) != std::string_view::npos;
 }
 
@@ -72,7 +72,7 @@ bool ParseTorchelastic(std::string_view msg, EventData* data) {
     *data = e;
     return true;
   }
-  if (Has(msg, " attempts left; will restart worker group") ||
+  if (ElasticHas(msg, " attempts left; will restart worker group") ||
       StartsWith(msg, "Restarting worker group")) {
     LauncherEvent l;
     l.kind = LauncherKind::kRestart;
