@@ -44,6 +44,7 @@ struct HeldLine {
   uint64_t line = 0;
   int launcher_rank = -1;
   uint32_t origin_pid = 0;
+  MultiNodePrefix multi_node = MultiNodePrefix::kNone;
   TextBuf text;
   TextBuf timestamp;
   TextBuf origin_host;
@@ -56,6 +57,7 @@ struct HeldLine {
     timestamp.Set(e.ctx.meta ? e.ctx.meta->timestamp : std::string_view());
     origin_host.Set(e.ctx.meta ? e.ctx.meta->origin_host : std::string_view());
     origin_pid = e.ctx.meta ? e.ctx.meta->origin_pid : 0;
+    multi_node = e.ctx.meta ? e.ctx.meta->multi_node : MultiNodePrefix::kNone;
   }
   CondensedLine Take() const {
     CondensedLine l;
@@ -66,6 +68,7 @@ struct HeldLine {
     l.timestamp.assign(timestamp.view());
     l.origin_host.assign(origin_host.view());
     l.origin_pid = origin_pid;
+    l.multi_node = multi_node;
     return l;
   }
 };
@@ -80,11 +83,13 @@ void AssignLine(const Event& e, CondensedLine* l) {
     l->timestamp.assign(e.ctx.meta->timestamp);
     l->origin_host.assign(e.ctx.meta->origin_host);
     l->origin_pid = e.ctx.meta->origin_pid;
+    l->multi_node = e.ctx.meta->multi_node;
   } else {
     l->launcher_rank = -1;
     l->timestamp.clear();
     l->origin_host.clear();
     l->origin_pid = 0;
+    l->multi_node = MultiNodePrefix::kNone;
   }
 }
 
@@ -437,6 +442,7 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     line.meta.launcher_rank = l.launcher_rank;
     line.meta.origin_host = l.origin_host;
     line.meta.origin_pid = l.origin_pid;
+    line.meta.multi_node = l.multi_node;
     line.meta.pod = piece.sources[l.source].info.pod;
     if (st.parser.Parse(line, &event) == ParseOutcome::kEvent) builder_->Add(event);
   }

@@ -34,6 +34,7 @@ uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
 void EventPipeline::CountLine(const Event& event, SourceInfo* s) {
   switch (event.ctx.level) {
     case Level::kTorch:
+    case Level::kLibfabric:
       ++s->framework_lines;
       ++stats_->framework_lines;
       if (event.ctx.text.find("NCCL") != std::string_view::npos) {
@@ -94,8 +95,12 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     ++s.lines;
     ++stats_->lines;
     if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
+    bool first = true;
     do {
-      CountLine(event, &s);
+      // Each glued NCCL message counts; a line that only mentions NCCL counts once, whatever
+      // number of events it gives (the assignments of a pasted command line).
+      if (first || event.ctx.level != Level::kNone) CountLine(event, &s);
+      first = false;
       sink(event);
     } while (parser.ParseMore(&event));
   }

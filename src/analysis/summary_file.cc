@@ -146,9 +146,10 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
   for (const auto& in : set.inputs) {
     for (const auto& l : in.lines) {
       json j = json::array({base + l.source, l.line, TextValue(l.text)});
-      // Optional tail: launcher rank, timestamp, origin host, origin pid (each only when it or a
-      // later one is set).
-      const bool origin = !l.origin_host.empty() || l.origin_pid != 0;
+      // Optional tail: launcher rank, timestamp, origin host, origin pid, multi-node launcher
+      // (each only when it or a later one is set).
+      const bool multi = l.multi_node != MultiNodePrefix::kNone;
+      const bool origin = !l.origin_host.empty() || l.origin_pid != 0 || multi;
       if (l.launcher_rank >= 0 || !l.timestamp.empty() || origin) {
         j.push_back(l.launcher_rank);
         if (!l.timestamp.empty() || origin) j.push_back(TextValue(l.timestamp));
@@ -156,6 +157,7 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
           j.push_back(TextValue(l.origin_host));
           j.push_back(l.origin_pid);
         }
+        if (multi) j.push_back(static_cast<int>(l.multi_node));
       }
       out << (first ? "\n " : ",\n ") << j.dump();
       first = false;
@@ -244,6 +246,12 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
       if (!l[6].is_number_unsigned() || l[6].get<uint64_t>() > UINT32_MAX)
         return bad("bad origin pid");
       cl.origin_pid = static_cast<uint32_t>(l[6].get<uint64_t>());
+    }
+    if (l.size() > 7) {
+      if (!l[7].is_number_unsigned() ||
+          l[7].get<uint64_t>() > static_cast<uint64_t>(MultiNodePrefix::kSkyPilotNode))
+        return bad("bad multi-node prefix");
+      cl.multi_node = static_cast<MultiNodePrefix>(l[7].get<uint64_t>());
     }
     set->inputs[input].lines.push_back(std::move(cl));
   }

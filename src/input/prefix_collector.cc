@@ -131,9 +131,16 @@ size_t MatchSpace(std::string_view s, LineMeta* meta) {
   if (s[k] == '|' && k + 1 < s.size() && s[k + 1] == ' ') {  // CloudWatch `  | TIME | `
     const size_t ts = k + 2;
     const size_t t = Rfc3339Length(s, ts);
-    if (t == 0 || s.substr(ts + t, 3) != " | ") return 0;
+    if (t == 0) return 0;
+    size_t n = ts + t + 3;
+    // The console's copy of an expanded row glues the time to the message
+    // (`  | 2025-05-16T16:39:51.208-07:00ip-10-36-29-253:79:79 [0] NCCL INFO ...`).
+    if (s.substr(ts + t, 3) != " | ") {
+      if (ts + t >= s.size() || s[ts + t] == ' ') return 0;
+      n = ts + t;
+    }
     SetView(&meta->timestamp, s.substr(ts, t));
-    return ts + t + 3;
+    return n;
   }
   if (size_t n = MatchSrun(s.substr(k), meta); n > 0) return k + n;  // padded srun `  3: `
   if (size_t n = LineNumberAt(s, k); n > 0) return n;                // `   459\t`

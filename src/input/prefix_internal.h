@@ -76,8 +76,8 @@ size_t MatchQuote(std::string_view s, LineMeta* meta);
 /// A line number pasted in front: `459\t`, `   459\t`, or `459 ` before another prefix or a NCCL
 /// line.
 size_t MatchLineNumber(std::string_view s, LineMeta* meta);
-/// Prefixes starting with blanks: CloudWatch `  | TIME | `, padded srun labels `  3: `, padded
-/// line numbers.
+/// Prefixes starting with blanks: CloudWatch `  | TIME | ` (also `  | TIME` glued to the message
+/// by the console's copy), padded srun labels `  3: `, padded line numbers.
 size_t MatchSpace(std::string_view s, LineMeta* meta);
 
 }  // namespace ncclscope::prefix_internal

@@ -151,6 +151,7 @@ size_t MatchPdsh(std::string_view s, LineMeta* meta) {
   const std::string_view host = s.substr(0, k);
   if (!IsPdshHost(host)) return 0;
   meta->origin_host = host;
+  meta->multi_node = MultiNodePrefix::kPdsh;
   return k + 2;
 }
 
@@ -197,6 +198,12 @@ size_t MatchParenIdentity(std::string_view s, LineMeta* meta) {
     i = e;
   }
   if (!any_key) return 0;
+  // SkyPilot names its nodes `head` and `workerN` and gives their rank only on multi-node
+  // clusters.
+  if (rank >= 0 && (name == "head" || (name.starts_with("worker") && name.size() > 6 &&
+                                       IsDigit(name[6])))) {
+    meta->multi_node = MultiNodePrefix::kSkyPilotNode;
+  }
   if (pid != 0) meta->origin_pid = pid;
   if (!ip.empty()) meta->origin_host = ip;
   if (!name.empty()) meta->origin_name = name;

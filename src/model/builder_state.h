@@ -128,6 +128,15 @@ struct JobBuilder::State {
   std::array<uint64_t, std::variant_size_v<EventData>> events_by_index{};
   IncidentRecorder incidents;  ///< Job::incidents (incident_recorder.cc).
   std::vector<std::string> type_names;  ///< Filled lazily (EventTypeName per index).
+  std::string last_origin_host;  ///< The previous line's origin host (most lines repeat it).
+  /// NCCL_* assignments of pasted command lines (EnvSetting::command_line), with their source:
+  /// Finish gives them to that source's processes that did not echo the variable.
+  struct CommandSetting {
+    uint32_t source = 0;
+    std::string name;
+    Setting setting;
+  };
+  std::vector<CommandSetting> command_env;
 };
 
 /// Helpers implemented in job_builder.cc and used by the other builder files.

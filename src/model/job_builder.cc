@@ -230,6 +230,10 @@ struct Folder {
   }
   void operator()(const EnvSetting& e) {
     Process* p = P();
+    if (!p && e.command_line && st->command_env.size() < 256) {
+      st->command_env.push_back(JobBuilder::State::CommandSetting{
+          ctx.source, std::string(e.name), Setting{std::string(e.value), true, MakeEvidence(ctx)}});
+    }
     if (!p) return;
     if (e.name == "NCCL_HOSTID") {
       p->host_id = std::string(e.value);
@@ -469,6 +473,23 @@ uint32_t JobBuilder::AddSource(std::string name, std::string pod) {
 
 namespace {
 
+/// What the line's prefixes say about the job's nodes (Job::launch).
+void NoteLaunch(Job* job, JobBuilder::State* st, const LineMeta& meta, const EventContext& ctx) {
+  LaunchFacts& launch = job->launch;
+  if (meta.multi_node != MultiNodePrefix::kNone && launch.multi_node == MultiNodePrefix::kNone) {
+    launch.multi_node = meta.multi_node;
+    launch.multi_node_evidence = MakeEvidence(ctx);
+  }
+  if (meta.origin_host.empty() || meta.origin_host == st->last_origin_host) return;
+  st->last_origin_host.assign(meta.origin_host);
+  if (launch.origin_hosts.size() >= LaunchFacts::kMaxOriginHosts) return;
+  for (const std::string& h : launch.origin_hosts) {
+    if (h == meta.origin_host) return;
+  }
+  launch.origin_hosts.emplace_back(meta.origin_host);
+  launch.origin_host_evidence.push_back(MakeEvidence(ctx));
+}
+
 /// FindOrAddProcess, first through the (source, prefix id) cache.
 int ProcessOf(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   if (ctx.prefix_id == 0) return FindOrAddProcess(job, st, ctx);
@@ -506,6 +527,7 @@ void JobBuilder::Add(const Event& event) {
     if (ctx.dev >= 0 && std::holds_alternative<CommInit>(event.data))
       p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
   }
+  if (ctx.meta != nullptr) NoteLaunch(job_, state_.get(), *ctx.meta, ctx);
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
   state_->incidents.Add(event, job_);
 }
@@ -525,6 +547,13 @@ namespace {
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  // A pasted command line's settings hold for the processes of its input (an echo by NCCL, read
+  // first, wins).
+  for (const JobBuilder::State::CommandSetting& c : state->command_env) {
+    for (Process& p : job->processes) {
+      if (p.sources.count(c.source) > 0) p.env.try_emplace(c.name, c.setting);
+    }
+  }
   for (size_t i = 0; i < state->procs.size() && i < job->processes.size(); ++i) {
     const ProcState& ps = state->procs[i];
     if (!ps.has_line) continue;

@@ -73,6 +73,11 @@ void DispatchInfo(std::string_view body, Level level, EventData* data, bool excl
 /// timestamp, location, body) and *data; false if the line is not a recognised framework line.
 bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data);
 
+/// libfabric's own log line (`libfabric:PID:...:FUNC():LINE<LEVEL> message`). `text` is the
+/// whole line. Fills ctx (pid, level, location, function, body) and *data: a Notice for
+/// `<warn>`, KnownNoise for the other levels; false if the line is not one.
+bool ParseLibfabricLog(std::string_view text, EventContext* ctx, EventData* data);
+
 }  // namespace ncclscope::parse_internal
 
 #endif  // NCCLSCOPE_SRC_PARSE_BODY_PARSERS_H_

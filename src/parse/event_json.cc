@@ -165,6 +165,7 @@ struct FieldWriter {
     w->Str("name", e.name);
     w->Str("value", e.value);
     w->Bool("by_environment", e.by_environment);
+    if (e.command_line) w->Bool("command_line", true);
   }
   void operator()(const CommConfig& e) const {
     w->Str("name", e.name);
@@ -424,8 +425,8 @@ struct FieldWriter {
 }  // namespace
 
 std::string_view LevelName(Level level) {
-  static constexpr std::string_view kNames[] = {"none",  "version", "info", "warn",
-                                                "trace", "call",    "torch"};
+  static constexpr std::string_view kNames[] = {"none", "version", "info",  "warn",
+                                                "trace", "call",   "torch", "libfabric"};
   return EnumName(kNames, level);
 }
 

@@ -23,6 +23,8 @@ struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
   parse_internal::PrefixCache prefixes;
   std::string_view rest;     ///< NCCL messages glued after the one returned (see ParseMore).
+  /// The NCCL_* assignments of a command line after the one returned (see ParseMore).
+  std::string_view assignments;
   const Line* line = nullptr;  ///< The line being parsed (for ParseMore).
   /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
   /// interleaved output of another process or a terminal wrap moved the rest to a later line.
@@ -241,6 +243,35 @@ bool OnlyAssignsNcclVariables(std::string_view text) {
   return true;
 }
 
+/// The next `NCCL_NAME=value` assignment with a value in `*text` (the value unquoted, up to a
+/// blank; `NCCL_X=` unsets and is skipped); advances *text past it. False when there is none.
+bool NextNcclAssignment(std::string_view* text, EnvSetting* out) {
+  for (;;) {
+    const size_t at = text->find("NCCL_");
+    if (at == std::string_view::npos) return false;
+    const size_t eq = text->find('=', at);
+    if (eq == std::string_view::npos) return false;
+    out->name = text->substr(at, eq - at);
+    const size_t k = eq + 1;
+    size_t end;
+    if (k < text->size() && ((*text)[k] == '\'' || (*text)[k] == '"')) {
+      const size_t close = text->find((*text)[k], k + 1);
+      end = close == std::string_view::npos ? text->size() : close;
+      out->value = text->substr(k + 1, end - k - 1);
+      if (end < text->size()) ++end;
+    } else {
+      end = text->find_first_of(" \t;", k);
+      if (end == std::string_view::npos) end = text->size();
+      out->value = text->substr(k, end - k);
+    }
+    text->remove_prefix(end);
+    if (out->value.empty()) continue;
+    out->by_environment = true;
+    out->command_line = true;
+    return true;
+  }
+}
+
 /// Markdown autolinks a renderer put into a pasted line: `transport/[net.cc:1137](http://...)` →
 /// `transport/net.cc:1137`. Returns false when there is none.
 bool Unlink(std::string_view s, std::string* out) {
@@ -423,6 +454,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   EventContext& ctx = event->ctx;
   std::string_view text = line.text;
   state_->rest = {};
+  state_->assignments = {};
   state_->line = &line;
   // Every field: the prefix parser sets host, pid, tid, dev, level and body on success.
   ctx.timestamp = {};
@@ -457,6 +489,10 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
+  if (!trimmed.empty() && trimmed.front() == 'l' &&
+      parse_internal::ParseLibfabricLog(trimmed, &ctx, &event->data)) {
+    return ParseOutcome::kEvent;
+  }
   if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
   // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
   // error in: ...`): the framework parser takes indented text for traceback source, so it is
@@ -493,7 +529,15 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kEvent;
   }
   if (OnlyAssignsNcclVariables(trimmed)) {  // a command line or environment dump
-    event->data = KnownNoise{"env"};
+    std::string_view rest = trimmed;
+    EnvSetting setting;
+    if (NextNcclAssignment(&rest, &setting)) {
+      ctx.body = trimmed;
+      event->data = setting;
+      state_->assignments = rest;
+    } else {
+      event->data = KnownNoise{"env"};
+    }
     return ParseOutcome::kEvent;
   }
   event->data = Unrecognized{trimmed, /*mention=*/true};
@@ -501,6 +545,17 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
 }
 
 bool LineParser::ParseMore(Event* event) {
+  if (!state_->assignments.empty() && state_->line != nullptr) {
+    EnvSetting setting;
+    if (NextNcclAssignment(&state_->assignments, &setting)) {
+      const std::string_view text = event->ctx.text;  // the command line's, kept for evidence
+      ResetContext(*state_->line, text, &event->ctx);
+      event->ctx.body = parse_internal::Trim(text);
+      event->data = setting;
+      return true;
+    }
+    state_->assignments = {};
+  }
   if (state_->rest.empty() || state_->line == nullptr) return false;
   const std::string_view text = state_->rest;
   state_->rest = {};

@@ -171,6 +171,12 @@ size_t GluedMessageEnd(std::string_view text, size_t body) {
     if (kind == AnchorKind::kLevel) {
       const size_t h = FindHeadBefore(text, a);
       if (h != std::string_view::npos && h >= body) return h;
+      // A headless message glued after another (`... No device found. [0] NCCL INFO NET/Socket
+      // ...`): its `[dev] ` (and WARN location) after a blank.
+      if (h == std::string_view::npos) {
+        const size_t d = HeadlessStart(text, a);
+        if (d < a && d > body && text[d - 1] == ' ') return d;
+      }
     } else if (a > body && text[a - 1] == ' ') {
       // A version line glued after a message (`cudaDriverVersion 12060 NCCL version 2.20.5`);
       // 2.22+'s own INFO version line starts its body, so it is never split.

@@ -51,6 +51,22 @@ bool ConnectionsFailed(const RuleContext& ctx) {
   return false;
 }
 
+/// True if the only connection errors are connections closed or reset by a peer whose address
+/// the message names and that is routable: the connection reached across the network, so the
+/// bootstrap interface is not the suspect (a stray connection to the bootstrap port, nccl#1612,
+/// or a peer that died).
+bool OnlyRoutablePeersClosed(const RuleContext& ctx) {
+  bool any = false;
+  for (const MessageHit* h : ctx.messages.OfRule("connection-error")) {
+    if (h->known == nullptr) continue;
+    if (h->known->side == FailureSide::kNetworkPath) return false;
+    if (h->known->side != FailureSide::kPeerDied) continue;
+    if (h->details.peer_host.empty() || !BadInterface("", h->details.peer_host).empty()) return false;
+    any = true;
+  }
+  return any;
+}
+
 class BootstrapInterfaceRule : public BasicRule {
  public:
   BootstrapInterfaceRule()
@@ -120,7 +136,8 @@ class BootstrapInterfaceRule : public BasicRule {
     }
     if (bad.empty()) return;
     const bool multi =
-        job.hosts.size() > 1 || IsMultiNode(job) || NcclSaysMultiNode(job).value_or(false);
+        job.hosts.size() > 1 || IsMultiNode(job) ||
+        NcclSaysMultiNode(job).value_or(!LauncherSaysMultiNode(job).reason.empty());
     const bool failing = ConnectionsFailed(ctx);
     // NCCL's socket transport carries only traffic between nodes: a bad interface in the list of
     // a process that uses it is on the inter-node path.
@@ -150,7 +167,7 @@ class BootstrapInterfaceRule : public BasicRule {
   /// when the log names no interface: the bootstrap address is the first suspect.
   void BootstrapConnectFailed(const RuleContext& ctx, std::vector<Finding>* out) const {
     const Job& job = ctx.job;
-    if (!ConnectionsFailed(ctx)) return;
+    if (!ConnectionsFailed(ctx) || OnlyRoutablePeersClosed(ctx)) return;
     Finding f = NewFinding(*this);
     std::set<int> procs;
     for (const ErrorTrailRecord& t : job.error_trails) {

@@ -2,6 +2,7 @@
 // apart (the third, ranks that disagree, is ranks-disagree's): the peer died (then it is named
 // and suspected) or the network path is wrong (interface, firewall, routing). Generic failures
 // and proxy fallout join the story the other lines tell; one finding per story.
+#include <cstdio>
 #include <map>
 
 #include "known_findings.h"
@@ -32,6 +33,25 @@ Story StoryOf(FailureSide side) {
       return {"Socket connection between ranks failed",
               "A socket operation between ranks failed."};
   }
+}
+
+/// True unless every NCCL version the log names is 2.27.3 or later: before 2.27.3 a connection
+/// to the bootstrap port that closes before sending NCCL's magic fails the bootstrap.
+bool StrayConnectionFailsBootstrap(const Job& job) {
+  for (const std::string& v : job.nccl_versions) {
+    int major = 0, minor = 0, patch = 0;
+    if (std::sscanf(v.c_str(), "%d.%d.%d", &major, &minor, &patch) != 3) return true;
+    if (major < 2 || (major == 2 && (minor < 27 || (minor == 27 && patch < 3)))) return true;
+  }
+  return job.nccl_versions.empty();
+}
+
+/// The first error trail through NCCL's bootstrap code, or nullptr.
+const ErrorTrailRecord* BootstrapTrail(const Job& job) {
+  for (const ErrorTrailRecord& t : job.error_trails) {
+    if (t.code != 0 && ContainsNoCase(t.location, "bootstrap")) return &t;
+  }
+  return nullptr;
 }
 
 class ConnectionErrorRule : public BasicRule {
@@ -139,6 +159,14 @@ class ConnectionErrorRule : public BasicRule {
       f.message += " " + std::to_string(messages.size()) + " different messages tell this story.";
     }
     if (side == FailureSide::kPeerDied) {
+      if (const ErrorTrailRecord* t = BootstrapTrail(job);
+          t != nullptr && StrayConnectionFailsBootstrap(job)) {
+        f.message += " The connection was lost during NCCL's bootstrap (\"" + t->evidence.text +
+                     "\"): the peer may also be no rank at all. Before NCCL 2.27.3 a stray "
+                     "connection to the bootstrap port (a port scanner, a health check) that "
+                     "closes before sending NCCL's magic fails the bootstrap.";
+        AddEvidence(&f, t->evidence);
+      }
       // The peers these ranks lost are the suspects.
       for (const MessageHit* h : group) {
         int p = PeerProcess(job, h->details.peer_host);

@@ -2,6 +2,7 @@
 // algorithms or protocols, extreme buffer sizes, a graph file, deprecated variables, and the
 // settings NCCL itself says it could not apply (an unreadable topology or graph file, an
 // invalid value).
+#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -82,6 +83,11 @@ std::string CostOf(std::string_view name, std::string_view value) {
     return "forces the protocol for every message size: without LL/LL128 small messages are "
            "slow, without Simple large ones";
   }
+  if (name == "NCCL_P2P_LEVEL" && (EqualsNoCase(value, "SYS") || (num && *num >= 4))) {
+    return "lets GPUs use P2P across the CPU interconnect (SYS; the legacy numbers 4 and above "
+           "mean SYS too), a path NCCL's default avoids: where GPU pairs are that far apart, P2P "
+           "is often slower than shared memory, and with the IOMMU or PCIe ACS on it can hang";
+  }
   if (name == "NCCL_GRAPH_FILE") {
     return "replaces NCCL's graph search with a precomputed graph: a debugging aid that breaks "
            "or slows the job on any other machine shape";
@@ -90,6 +96,66 @@ std::string CostOf(std::string_view name, std::string_view value) {
     return "lowers the threads per CUDA block: lower bandwidth";
   }
   return "";
+}
+
+/// True if the job runs aws-ofi-nccl on EFA (AWS): a provider, platform or filter that says so,
+/// FI_PROVIDER=efa, or the plugin setting NCCL_PROTO itself.
+bool RunsOnEfa(const Job& job) {
+  for (const Process& p : job.processes) {
+    for (const OfiNote& n : p.ofi) {
+      if ((n.kind == OfiKind::kProviderSelected || n.kind == OfiKind::kProviderFilter) &&
+          ContainsNoCase(n.value, "efa")) {
+        return true;
+      }
+      if (n.kind == OfiKind::kPlatform || n.kind == OfiKind::kEnvAdded) return true;
+      if (n.kind == OfiKind::kOther && n.value.starts_with("Setting NCCL_PROTO")) return true;
+    }
+    if (const Setting* s = FindEnv(p, "FI_PROVIDER"); s != nullptr && s->value == "efa") {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// True unless every NCCL version the log names is older than `minor` (2.minor).
+bool MayBeAtLeast(const Job& job, int minor) {
+  if (job.nccl_versions.empty()) return true;
+  for (const std::string& v : job.nccl_versions) {
+    int major = 0, m = 0;
+    if (std::sscanf(v.c_str(), "%d.%d", &major, &m) != 2 || major > 2 || (major == 2 && m >= minor))
+      return true;
+  }
+  return false;
+}
+
+/// A default the log shows failing: since 2.23 NCCL allocates the SHM transport's host buffers
+/// with cuMem (NCCL_CUMEM_HOST_ENABLE, automatic where the driver supports it); a CUDA failure
+/// in transport/shm.cc is that allocation failing (GPUs without peer access, old drivers).
+void CumemHostFailure(const BasicRule& rule, const Job& job, std::vector<Finding>* out) {
+  if (!MayBeAtLeast(job, 23)) return;
+  for (const Process& p : job.processes) {
+    if (const Setting* s = FindEnv(p, "NCCL_CUMEM_HOST_ENABLE"); s != nullptr && IsFalsy(s->value))
+      return;  // already off: the failure is another one
+  }
+  Finding f = NewFinding(rule);
+  for (const WarnRecord& w : job.warnings) {
+    if (!ContainsNoCase(w.location, "transport/shm.cc") ||
+        !(ContainsNoCase(w.message, "Cuda failure") || ContainsNoCase(w.message, "CUDA error"))) {
+      continue;
+    }
+    AddWarnRecord(job, w, &f);
+    if (f.message.empty()) f.message = w.message;
+  }
+  if (f.evidence.empty()) return;
+  f.title = "NCCL's cuMem host memory fails in the SHM transport (NCCL_CUMEM_HOST_ENABLE)";
+  f.message = "A CUDA call of the SHM transport failed (\"" + f.message +
+              "\"): since NCCL 2.23 the SHM transport's host buffers are cuMem allocations "
+              "(NCCL_CUMEM_HOST_ENABLE, on by default where the driver supports it), which fail "
+              "on GPUs without peer access and on some drivers and containers. Setting "
+              "NCCL_CUMEM_HOST_ENABLE=0 returns to the legacy host memory.";
+  f.fix = "Set NCCL_CUMEM_HOST_ENABLE=0 in every rank's environment (or use an NCCL release that "
+          "fixes cuMem host memory on these GPUs), and check that the driver is current.";
+  out->push_back(std::move(f));
 }
 
 /// What the job model says about ranks sharing a node: true/false, or nullopt when the log does
@@ -144,6 +210,7 @@ class CostlySettingRule : public BasicRule {
     const Job& job = ctx.job;
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
     if (!hits.empty()) ReportHitsByEntry(*this, job, hits, out);
+    CumemHostFailure(*this, job, out);
     const auto ofi_added = OfiAdded(job);
     // name=value → processes
     std::map<std::pair<std::string, std::string>, std::vector<int>> settings;
@@ -166,6 +233,18 @@ class CostlySettingRule : public BasicRule {
       Finding f = NewFinding(*this);
       for (int p : procs) AddProcess(job, p, &f);
       AddEvidence(&f, job.processes[procs.front()].env.at(name).evidence);
+      if (name == "NCCL_PROTO" && EqualsNoCase(value, "simple") && RunsOnEfa(job)) {
+        // aws-ofi-nccl's own advice on EFA (its older versions need it for correct data, newer
+        // ones set it themselves where the platform needs it): a known cost, not a mistake.
+        f.severity = Severity::kInfo;
+        f.title = "NCCL_PROTO=simple on EFA (aws-ofi-nccl's advice)";
+        f.message = name + "=" + value + " on " + std::to_string(procs.size()) +
+                    " process(es): the job runs on EFA, where aws-ofi-nccl asks for the Simple "
+                    "protocol (LL/LL128 are not safe over EFA without the platform's ordering "
+                    "guarantees); small messages within a node are slower than with LL/LL128.";
+        out->push_back(std::move(f));
+        continue;
+      }
       if (!instead.empty()) {
         f.title = name + " is deprecated";
         f.message = name + "=" + value + " on " + std::to_string(procs.size()) +

@@ -16,7 +16,9 @@ class DebugInfoMissingRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
-    bool info_seen = !job.comms.empty() || !job.links.empty();
+    // Error trails (`init.cc:1402 -> 6`) and notices are INFO lines too.
+    bool info_seen = !job.comms.empty() || !job.links.empty() || !job.error_trails.empty() ||
+                     !job.notices.empty();
     for (const Process& p : job.processes) {
       info_seen = info_seen || !p.env.empty() || !p.bootstrap_if.empty() || !p.network.empty() ||
                   !p.plugins.empty();

@@ -117,7 +117,10 @@ class EnvOverrideRule : public BasicRule {
         }
         for (int p : procs) AddProcess(job, p, &info);
         AddEvidence(&info, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
-        item += " (" + std::string(n.effect) + (by_ofi ? "; added by aws-ofi-nccl" : "") + ")";
+        // `NCCL_IB_DISABLE=0` keeps the path on: NCCL's default, not what the name says.
+        const bool keeps_default = std::string_view(n.name).ends_with("_DISABLE") && IsFalsy(value);
+        item += " (" + std::string(keeps_default ? "the default: not disabled" : n.effect) +
+                (by_ofi ? "; added by aws-ofi-nccl" : "") + ")";
         info_items.push_back(item);
       }
     }

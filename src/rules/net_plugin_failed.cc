@@ -111,6 +111,17 @@ class NetPluginFailedRule : public BasicRule {
             w.evidence.empty() ? Evidence{} : w.evidence.front());
       }
     }
+    // Other lines the knowledge table gives to this rule: libfabric's own warnings
+    // (`fi_getinfo: provider efa output empty list`), which name no NCCL process.
+    for (const MessageHit* h : ctx.messages.OfRule(id())) {
+      if (h->source != MessageHit::Source::kNotice || h->known == nullptr || h->record == nullptr)
+        continue;
+      const WarnRecord& n = *h->record;
+      const Evidence ev = n.evidence.empty() ? Evidence{} : n.evidence.front();
+      const std::string what = std::string(h->known->title) + " (\"" + n.message + "\")";
+      if (n.processes.empty()) add(what, h->known->severity, -1, ev);
+      for (int p : n.processes) add(what, h->known->severity, p, ev);
+    }
     if (failures.empty()) return;
     Finding f = NewFinding(*this);
     f.severity = Severity::kInfo;

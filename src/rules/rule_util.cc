@@ -125,6 +125,10 @@ bool ContainsNoCase(std::string_view hay, std::string_view needle) {
   return it != hay.end();
 }
 
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && ContainsNoCase(a, b);
+}
+
 bool IsTruthy(std::string_view v) {
   return v == "1" || v == "true" || v == "TRUE" || v == "True" || v == "yes" || v == "on";
 }
@@ -155,6 +159,28 @@ std::optional<bool> NcclSaysMultiNode(const Job& job) {
   };
   for (const Communicator& c : job.comms) see(c.nnodes);
   for (const Process& p : job.processes) see(p.nccl_nnodes);
+  return out;
+}
+
+LaunchSpread LauncherSaysMultiNode(const Job& job) {
+  LaunchSpread out;
+  const LaunchFacts& l = job.launch;
+  if (l.origin_hosts.size() > 1) {
+    const size_t shown = std::min<size_t>(l.origin_hosts.size(), 3);
+    std::vector<std::string> names(l.origin_hosts.begin(), l.origin_hosts.begin() + shown);
+    out.reason = "the launcher's line prefixes name " + std::to_string(l.origin_hosts.size()) +
+                 (l.origin_hosts.size() >= LaunchFacts::kMaxOriginHosts ? "+" : "") + " hosts (" +
+                 JoinStrings(names, ", ") + (l.origin_hosts.size() > shown ? ", ..." : "") + ")";
+    out.evidence = l.origin_host_evidence[1];
+  } else if (l.multi_node == MultiNodePrefix::kPdsh) {
+    out.reason = "the lines carry pdsh's host prefix, which DeepSpeed and pdsh write only for "
+                 "launches on several nodes";
+    out.evidence = l.multi_node_evidence;
+  } else if (l.multi_node == MultiNodePrefix::kSkyPilotNode) {
+    out.reason = "the lines carry SkyPilot's node prefix `(head, rank=0, ...)`, which SkyPilot "
+                 "writes only on multi-node clusters";
+    out.evidence = l.multi_node_evidence;
+  }
   return out;
 }
 

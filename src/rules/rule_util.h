@@ -69,6 +69,8 @@ std::string JoinInts(const std::vector<int>& v);
 std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep = ", ");
 /// Case-insensitive substring test.
 bool ContainsNoCase(std::string_view hay, std::string_view needle);
+/// Case-insensitive equality.
+bool EqualsNoCase(std::string_view a, std::string_view b);
 /// True if `value` means "on" (1, true, yes) / "off" (0, false, no).
 bool IsTruthy(std::string_view value);
 bool IsFalsy(std::string_view value);
@@ -82,6 +84,14 @@ bool IsMultiNode(const Job& job);
 /// excerpt): whether the job spans nodes / whether ranks share a node; nullopt when no line says.
 std::optional<bool> NcclSaysMultiNode(const Job& job);
 std::optional<bool> NcclSaysRanksShareNode(const Job& job);
+
+/// What the launchers' line prefixes say about the job spanning nodes (Job::launch): a prefix
+/// only multi-node launches write (pdsh, SkyPilot's node prefix), or two or more origin hosts.
+struct LaunchSpread {
+  std::string reason;  ///< In words, for a finding's message; empty when the prefixes say nothing.
+  Evidence evidence;
+};
+LaunchSpread LauncherSaysMultiNode(const Job& job);
 
 /// Adds the processes of a warning record (ranks, hosts) and its evidence to a finding.
 void AddWarnRecord(const Job& job, const WarnRecord& w, Finding* f);

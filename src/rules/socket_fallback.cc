@@ -128,7 +128,11 @@ class SocketFallbackRule : public BasicRule {
     if (socket_procs == 0) return;
     const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);
     if (nccl_multi == false && job.hosts.size() <= 1) return;  // no network within one node
-    const bool multi = nccl_multi.value_or(false) || job.hosts.size() > 1;
+    // NCCL's own nNodes wins; without it, the launcher's prefixes may tell.
+    const LaunchSpread spread =
+        nccl_multi.has_value() || job.hosts.size() > 1 ? LaunchSpread{} : LauncherSaysMultiNode(job);
+    const bool multi = nccl_multi.value_or(false) || job.hosts.size() > 1 || !spread.reason.empty();
+    if (!spread.reason.empty()) AddEvidence(&f, spread.evidence);
     auto expectations = ExpectedFastNetwork(job);
     std::vector<std::string> reasons;
     for (const NetExpectation& e : expectations) {
@@ -163,6 +167,7 @@ class SocketFallbackRule : public BasicRule {
     } else {
       f.severity = multi ? Severity::kWarning : Severity::kInfo;
     }
+    if (!spread.reason.empty()) f.message += "; the job spans several nodes: " + spread.reason;
     f.message += multi ? "." : ". The log does not show whether the job spans several nodes: "
                                 "within one node this does not matter.";
     f.message += " No connection (`via`) line shows it yet: this is NCCL's choice, predicted.";

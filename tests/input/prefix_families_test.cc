@@ -19,6 +19,7 @@ struct Stripped {
   int rank = -1;
   uint32_t origin_pid = 0;
   bool had_ansi = false;
+  MultiNodePrefix multi_node = MultiNodePrefix::kNone;
 };
 
 Stripped Strip(std::string_view raw) {
@@ -33,6 +34,7 @@ Stripped Strip(std::string_view raw) {
   s.rank = meta.launcher_rank;
   s.origin_pid = meta.origin_pid;
   s.had_ansi = meta.had_ansi;
+  s.multi_node = meta.multi_node;
   return s;
 }
 
@@ -104,6 +106,29 @@ TEST(PrefixFamilies, PdshHostsSingleAndDouble) {
   EXPECT_EQ(Strip("worker-0: hello").origin_host, "worker-0");
   EXPECT_EQ(Strip("localhost: hello").text, "hello");
   EXPECT_EQ(Strip("compute-dy-p4d24xlarge-5: hello").origin_host, "compute-dy-p4d24xlarge-5");
+}
+
+TEST(PrefixFamilies, PdshAndSkyPilotNodePrefixesSayTheLaunchSpansNodes) {
+  // deepspeed#2632: DeepSpeed's pdsh runner prefixes every line with the host.
+  EXPECT_EQ(Strip("ddp-0: ddp-0:8381:8381 [0] NCCL INFO Using network Socket").multi_node,
+            MultiNodePrefix::kPdsh);
+  // skypilot#4448: the head node of a multi-node cluster.
+  Stripped head = Strip("(head, rank=0, pid=5634) [nccl-e9ef-7d4f-0:2]:nccl-e9ef-7d4f-0:11171:11240 "
+                        "[2] NCCL INFO Using network Socket");
+  EXPECT_EQ(head.multi_node, MultiNodePrefix::kSkyPilotNode);
+  EXPECT_EQ(Strip("(worker1, rank=1, pid=2396, ip=10.0.0.2) x").multi_node,
+            MultiNodePrefix::kSkyPilotNode);
+}
+
+TEST(PrefixFamilies, RayAndSingleNodeSkyPilotPrefixesSayNothingAboutNodes) {
+  // Ray's `ip=` names the worker's node, not the job's spread; SkyPilot's single-node prefix has
+  // the task name and no rank.
+  EXPECT_EQ(Strip("(RayWorkerWrapper pid=909608, ip=10.0.0.3) " + std::string(kNccl)).multi_node,
+            MultiNodePrefix::kNone);
+  EXPECT_EQ(Strip("(en-hi-spot, pid=18593) x").multi_node, MultiNodePrefix::kNone);
+  EXPECT_EQ(Strip("(task, pid=18593) x").multi_node, MultiNodePrefix::kNone);
+  EXPECT_EQ(Strip("3: " + std::string(kNccl)).multi_node, MultiNodePrefix::kNone);  // srun
+  EXPECT_EQ(Strip(std::string(kNccl)).multi_node, MultiNodePrefix::kNone);
 }
 
 TEST(PrefixFamilies, WordsBeforeAColonAreNotHosts) {

@@ -164,6 +164,18 @@ TEST(StripPrefixes, CloudWatchExportWithLeadingPipe) {
   EXPECT_EQ(s.timestamp, "2025-05-16T16:39:55.218-07:00");
 }
 
+TEST(StripPrefixes, CloudWatchConsoleCopyWithTheTimeGluedToTheMessage) {
+  // aws-ofi-nccl#889: the console's copy of an expanded row.
+  Stripped s = Strip(std::string("  | 2025-05-16T16:39:51.208-07:00") + std::string(kNccl));
+  EXPECT_EQ(s.text, kNccl);
+  EXPECT_EQ(s.timestamp, "2025-05-16T16:39:51.208-07:00");
+  Stripped fabric = Strip("  | 2025-05-16T16:39:51.208-07:00libfabric:85:1747438790::core:core:"
+                          "fi_getinfo_():1392<warn> x");
+  EXPECT_EQ(fabric.text.substr(0, 13), "libfabric:85:");
+  // A time followed by a blank and no second pipe is no CloudWatch row.
+  ExpectUnchanged("  | 2025-05-16T16:39:51.208-07:00 done");
+}
+
 TEST(StripPrefixes, CloudWatchExportWithoutLeadingPipe) {
   Stripped s = Strip(std::string("2025-05-16T16:39:55.218-07:00 | ") + std::string(kNccl));
   EXPECT_EQ(s.text, kNccl);

@@ -108,6 +108,31 @@ TEST(NcclLocator, GluedMessagesAreTwoSpans) {
   EXPECT_EQ(first.end, empty.find("learnfair062:40517"));
 }
 
+TEST(NcclLocator, HeadlessMessagesGluedAfterAnotherAreSplitAtTheirDevice) {
+  // LlamaFactory#6111: six headless messages on one quoted line.
+  const std::string line =
+      "> > [0] NCCL INFO NCCL_IB_DISABLE set by environment to 0. [0] NCCL INFO NET/IB : No device "
+      "found. [0] NCCL INFO Using network Socket";
+  NcclSpan span;
+  ASSERT_TRUE(LocateNcclMessage(line, 0, &span));
+  EXPECT_TRUE(span.headless);
+  EXPECT_EQ(span.head, line.find("[0]"));
+  EXPECT_EQ(span.end, line.find("[0] NCCL INFO NET/IB"));
+  ASSERT_TRUE(LocateNcclMessage(line, span.end, &span));
+  EXPECT_EQ(span.end, line.find("[0] NCCL INFO Using"));
+  // A headless WARN with its location glued after a message.
+  const std::string warn = "[1] NCCL INFO x [1] misc/socket.cc:71 NCCL WARN socketProgress: y";
+  EXPECT_EQ(GluedMessageEnd(warn, 14), warn.find("[1] misc"));
+}
+
+TEST(NcclLocator, ADeviceTagInsideAWordIsNotAGlue) {
+  // `x[0] NCCL INFO` has no blank before the tag; a bare `NCCL INFO` has no tag at all.
+  const std::string word = "[0] NCCL INFO a x[0] NCCL INFO b";
+  EXPECT_EQ(GluedMessageEnd(word, 14), word.size());
+  const std::string bare = "[0] NCCL INFO a NCCL INFO b";
+  EXPECT_EQ(GluedMessageEnd(bare, 14), bare.size());
+}
+
 TEST(NcclLocator, TextThatMentionsNcclInsideABodyIsNotAGlue) {
   const std::string line = std::string(kHead) + "NCCL INFO NCCL_P2P_LEVEL set by environment to NVL";
   EXPECT_EQ(GluedMessageEnd(line, kHead.size() + 10), line.size());

@@ -38,6 +38,7 @@ struct CondensedLine {
   std::string timestamp;   ///< LineMeta::timestamp (kubectl --timestamps, CloudWatch).
   std::string origin_host;  ///< LineMeta::origin_host (pdsh, Ray, syslog): headless lines.
   uint32_t origin_pid = 0;  ///< LineMeta::origin_pid.
+  MultiNodePrefix multi_node = MultiNodePrefix::kNone;  ///< LineMeta::multi_node.
 };
 
 /// One source of a condensed input: the input itself, then one per kubectl --prefix pod.

@@ -10,6 +10,16 @@
 
 namespace ncclscope {
 
+/// A line prefix that launchers write only when they start processes on several nodes.
+enum class MultiNodePrefix : uint8_t {
+  kNone,
+  /// pdsh's `host: ` (DeepSpeed's runner uses pdsh only for a multi-node hostfile).
+  kPdsh,
+  /// SkyPilot's node prefix `(head, rank=0, pid=N)` / `(worker1, rank=1, pid=N, ip=A)` (a
+  /// single-node SkyPilot cluster prints `(task, pid=N)`).
+  kSkyPilotNode,
+};
+
 /// What the stripped prefixes said about a line. Empty views / -1 mean "no such prefix".
 struct LineMeta {
   /// kubectl --timestamps, CRI / docker json-file record time, CloudWatch export time, CI job log
@@ -28,6 +38,8 @@ struct LineMeta {
   uint32_t origin_pid = 0;       ///< Ray `pid=N`, syslog `ident[N]:`; 0 when unknown.
   std::string_view origin_name;  ///< Ray actor (`RayWorkerWrapper`), syslog ident (`python3`).
   bool had_ansi = false;         ///< ANSI colour codes were removed (also ESC-less `[36m` remnants).
+  /// The prefix is one that launchers write only when they start processes on several nodes.
+  MultiNodePrefix multi_node = MultiNodePrefix::kNone;
 
   /// Back to the defaults field by field (GCC copies a whole `LineMeta{}` through a stack
   /// temporary, which costs a store-forwarding stall on every line).
@@ -40,6 +52,7 @@ struct LineMeta {
     origin_pid = 0;
     origin_name = {};
     had_ansi = false;
+    multi_node = MultiNodePrefix::kNone;
   }
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ncclscope/base/flat_int_set.h"
+#include "ncclscope/input/line.h"
 #include "ncclscope/model/evidence.h"
 #include "ncclscope/model/incident.h"
 #include "ncclscope/model/ring_orders.h"
@@ -225,6 +226,19 @@ struct FrameworkRecord {
   std::string timestamp;
 };
 
+/// What launchers' and collectors' line prefixes (LineMeta) say about the nodes of the job.
+struct LaunchFacts {
+  static constexpr size_t kMaxOriginHosts = 64;
+  /// Distinct origin hosts of the lines (pdsh hosts, Ray/SkyPilot `ip=`, syslog hosts), with the
+  /// first line of each; at most kMaxOriginHosts.
+  std::vector<std::string> origin_hosts;
+  std::vector<Evidence> origin_host_evidence;
+  /// The first line whose prefix only multi-node launches write (LineMeta::multi_node), and
+  /// which prefix it was.
+  MultiNodePrefix multi_node = MultiNodePrefix::kNone;
+  Evidence multi_node_evidence;
+};
+
 struct JobStats {
   uint64_t lines = 0, nccl_lines = 0, events = 0, unrecognized = 0, connection_lines = 0,
            framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0;
@@ -247,6 +261,7 @@ struct Job {
   std::vector<Evidence> unrecognized_samples;  ///< First few Unrecognized lines.
   IncidentLog incidents;  ///< How processes ended, in order: the root-cause analysis reads it.
   std::set<std::string> nccl_versions;
+  LaunchFacts launch;
   JobStats stats;
   bool topo_given = false;  ///< An nvidia-smi topo matrix was supplied (--topo).
 

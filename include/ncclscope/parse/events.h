@@ -19,7 +19,9 @@
 
 namespace ncclscope {
 
-enum class Level : uint8_t { kNone, kVersion, kInfo, kWarn, kTrace, kCall, kTorch };
+/// kTorch: PyTorch / torchelastic lines; kLibfabric: libfabric's own log lines (aws-ofi-nccl's
+/// fabric library).
+enum class Level : uint8_t { kNone, kVersion, kInfo, kWarn, kTrace, kCall, kTorch, kLibfabric };
 
 /// Where an event came from. host/pid/tid/dev are empty/0/-1 for lines without NCCL's prefix.
 /// A NCCL message without NCCL's `host:pid:tid` head (`[1] NCCL INFO ...`, a bare `NCCL INFO
@@ -62,6 +64,9 @@ struct EnvSetting {  // "NCCL_P2P_DISABLE set by environment to 1." / "NCCL_IB_H
   std::string_view name;
   std::string_view value;  // trailing '.' of numeric echoes removed
   bool by_environment = false;
+  /// An assignment on a pasted shell command line or environment dump (`NCCL_P2P_LEVEL=SYS
+  /// ./build/all_reduce_perf -g 8`, `export NCCL_IB_HCA=mlx5`): no NCCL process printed it.
+  bool command_line = false;
 };
 struct CommConfig {  // "Comm config Blocking set to 1"
   std::string_view name;

@@ -40,7 +40,8 @@ size_t HeadlessStart(std::string_view text, size_t anchor);
 bool LocateNcclMessage(std::string_view text, size_t from, NcclSpan* span);
 
 /// Where the message whose body starts at `body` ends: the head of the next message glued onto
-/// it (a full `host:pid:tid` head before another anchor), or text.size().
+/// it (a full `host:pid:tid` head before another anchor, or a headless `[dev] ` after a blank),
+/// or text.size().
 size_t GluedMessageEnd(std::string_view text, size_t body);
 
 }  // namespace ncclscope
