@@ -103,6 +103,7 @@ class BootstrapInterfaceRule : public BasicRule {
     UnsuitableInterfaces(ctx, out);
     DifferentInterfaces(job, out);
     if (hits.empty() && out->size() == before) BootstrapConnectFailed(ctx, out);
+    if (hits.empty() && out->size() == before) AdvertisedAddressUnroutable(ctx, out);
   }
 
  private:
@@ -192,6 +193,50 @@ class BootstrapInterfaceRule : public BasicRule {
                 "cannot route to (NCCL_SOCKET_IFNAME=^docker0 still allows lo), or a firewall; "
                 "before NCCL 2.27.3 a stray connection to the bootstrap port (a port scanner, a "
                 "health check) also fails bootstrap.";
+    out->push_back(std::move(f));
+  }
+
+  /// Connection failures that point at the address a rank advertised, when the log names no
+  /// interface: a connect to a loopback or link-local address (`Connect to 127.0.0.1<45069>
+  /// failed`: the peer bootstrapped on lo), or no route to the peer's address (`No route to
+  /// host`, `Network is unreachable`: an interface the others cannot route to, or a firewall
+  /// that rejects with host-unreachable).
+  void AdvertisedAddressUnroutable(const RuleContext& ctx, std::vector<Finding>* out) const {
+    const Job& job = ctx.job;
+    for (const Process& p : job.processes) {
+      if (!p.bootstrap_if.empty() || !p.socket_devices.empty()) return;  // judged above
+    }
+    Finding f = NewFinding(*this);
+    std::string local, unroutable;  // the first peer of each kind
+    for (const MessageHit* h : ctx.messages.OfRule("connection-error")) {
+      const std::string& peer = h->details.peer;
+      const std::string why = BadInterface("", h->details.peer_host);
+      if (!why.empty()) {
+        if (local.empty()) local = peer + " (" + why + ")";
+      } else if (ContainsNoCase(h->text, "No route to host") ||
+                 ContainsNoCase(h->text, "Network is unreachable")) {
+        if (unroutable.empty()) unroutable = peer.empty() ? "a peer" : peer;
+      } else {
+        continue;
+      }
+      if (h->record != nullptr) AddWarnRecord(job, *h->record, &f);
+      if (h->framework != nullptr) AddEvidence(&f, h->framework->evidence);
+    }
+    if (local.empty() && unroutable.empty()) return;
+    f.title = "Ranks connect to an address the other ranks cannot use";
+    if (!local.empty()) {
+      f.message = "A rank connected to " + local +
+                  ": the peer advertised an address that only exists on its own node, so it "
+                  "bootstrapped on the wrong interface (lo, or an interface the others cannot "
+                  "reach).";
+    } else {
+      f.message = "No route to " + unroutable +
+                  ": the address a rank advertised does not route from the others (it "
+                  "bootstrapped on an interface of another subnet, a bridge or a VPN), or a "
+                  "firewall rejects the connection as host-unreachable.";
+    }
+    f.message += " The log does not show the interfaces (NCCL_DEBUG=INFO prints \"Bootstrap : "
+                 "Using ...\" and \"NET/Socket : Using ...\").";
     out->push_back(std::move(f));
   }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "test_util.h"
 
 namespace ncclscope {
 namespace {
@@ -233,6 +234,42 @@ TEST(ExcerptRules, AConnectionClosedByARoutablePeerInBootstrapIsNoInterfaceProbl
   const Finding* later = FindingOf(fixed, "connection-error");
   ASSERT_NE(later, nullptr);
   EXPECT_FALSE(Has(later->message, "stray connection")) << later->message;
+}
+
+TEST(ExcerptRules, AConnectToALoopbackAddressPointsAtTheBootstrapInterface) {
+  // awsome-distributed-ai#192 (a one-line paste; fixed with NCCL_SOCKET_IFNAME=enp).
+  const AnalysisResult r = AnalyzeText(testing::ReadFileOrDie(testing::TestData(
+      "real-world/awsome-distributed-ai-192-srun-labels-one-line-connection-abort.log")));
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->message, "127.0.0.1<45069> (loopback)")) << f->message;
+}
+
+TEST(ExcerptRules, NoRouteToThePeerPointsAtTheBootstrapInterface) {
+  // hkproj/pytorch-transformer-distributed#1 (fixed with NCCL_SOCKET_IFNAME=em4).
+  const AnalysisResult r = AnalyzeText(
+      "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+      "ProcessGroupNCCL.cpp:1333, unhandled system error (run with NCCL_DEBUG=INFO for details), "
+      "NCCL version 2.18.6\n"
+      "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+      "device error. \n"
+      "Last error:\n"
+      "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host\n");
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(Has(f->message, "No route to 192.168.19.14<52822>")) << f->message;
+  // A refused connection reached the peer's node: no interface suspicion without more.
+  const AnalysisResult refused = AnalyzeText(
+      "vm:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> "
+      "failed : Connection refused\n");
+  EXPECT_EQ(FindingOf(refused, "bootstrap-interface"), nullptr);
+  // With the interface in the log, UnsuitableInterfaces judges it: eth0 is fine.
+  const AnalysisResult named = AnalyzeText(
+      "vm:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"
+      "vm:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> "
+      "failed : No route to host\n");
+  EXPECT_EQ(FindingOf(named, "bootstrap-interface"), nullptr);
 }
 
 }  // namespace

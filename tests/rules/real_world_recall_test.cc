@@ -179,7 +179,7 @@ TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
   ASSERT_GT(target_labelled, 0);
   // The floor this work reached (docs/rules.md "Rule recall"; the target is 90 %); new excerpts
   // that lower it must be looked at, not the floor lowered silently.
-  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.91);
+  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.92);
 }
 
 }  // namespace
