@@ -548,8 +548,13 @@ bool LineParser::ParseMore(Event* event) {
   if (!state_->assignments.empty() && state_->line != nullptr) {
     EnvSetting setting;
     if (NextNcclAssignment(&state_->assignments, &setting)) {
-      const std::string_view text = event->ctx.text;  // the command line's, kept for evidence
-      ResetContext(*state_->line, text, &event->ctx);
+      // The line from this assignment on: its evidence, and what a replay of the kept text
+      // (condensed inputs) reads as this setting first.
+      const Line& line = *state_->line;
+      const char* end = line.text.data() + line.text.size();
+      const std::string_view text(setting.name.data(),
+                                  static_cast<size_t>(end - setting.name.data()));
+      ResetContext(line, text, &event->ctx);
       event->ctx.body = parse_internal::Trim(text);
       event->data = setting;
       return true;

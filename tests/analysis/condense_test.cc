@@ -157,6 +157,25 @@ TEST(CondenseTest, InMemoryEdgeCases) {
   EXPECT_EQ(CondensedJson(std::move(set)), want);
 }
 
+// What the launchers' prefixes say (pdsh, SkyPilot's node prefix, two Ray hosts), settings of a
+// pasted command line and libfabric's lines survive condensing and the summary file: replay gives
+// the same report (and so the same socket-fallback severity) as parsing.
+TEST(CondenseTest, ReplayKeepsLaunchFactsCommandLinesAndLibfabricLines) {
+  for (const char* name : {"deepspeed-2632-pdsh-same-host-socket.log",
+                           "skypilot-4448-a-skypilot-torchrun-prefix-socket.log",
+                           "awsome-distributed-ai-386-b-ray-fragmented-lines.log",
+                           "nccl-1773-shell-prompt-p2p-direct-pointer.log",
+                           "aws-ofi-nccl-889-cloudwatch-efa-empty-list.log",
+                           "llamafactory-6111-quoted-glued-ib-no-device.log"}) {
+    SCOPED_TRACE(name);
+    const std::string path = TestData(std::string("real-world/") + name);
+    const std::string want = AnalyzeJson({path});
+    CondensedSet set = CondenseAll({path});
+    EXPECT_EQ(CondensedJson(RoundTrip(set)), want);
+    EXPECT_EQ(CondensedJson(std::move(set)), want);
+  }
+}
+
 TEST(SummaryFileTest, RejectsWhatIsNotASummary) {
   CondensedSet set;
   EXPECT_FALSE(ParseSummary("", "x", &set).ok());

@@ -11,7 +11,7 @@ namespace ncclscope {
 namespace {
 
 struct Assignment {
-  std::string name, value;
+  std::string name, value, text;
   bool command_line = false;
 };
 
@@ -25,8 +25,8 @@ std::vector<Assignment> Assignments(const std::string& text) {
   if (parser.Parse(line, &e) != ParseOutcome::kEvent) return out;
   do {
     if (const auto* s = std::get_if<EnvSetting>(&e.data)) {
-      out.push_back({std::string(s->name), std::string(s->value), s->command_line});
-      EXPECT_EQ(e.ctx.text, text);
+      out.push_back({std::string(s->name), std::string(s->value), std::string(e.ctx.text),
+                     s->command_line});
     }
   } while (parser.ParseMore(&e));
   return out;
@@ -45,6 +45,11 @@ TEST(CommandLineEnv, EveryAssignmentOfAShellPromptLineIsASetting) {
   EXPECT_EQ(got[2].name, "NCCL_DEBUG");
   EXPECT_EQ(got[2].value, "info");
   EXPECT_TRUE(got[1].command_line);
+  // The first setting's text is the line; each further one's starts at its assignment, so that
+  // re-reading the text (a condensed input's replay) gives that setting.
+  EXPECT_EQ(got[0].text.substr(0, 14), "root@10-4-3-3:");
+  EXPECT_EQ(got[1].text.substr(0, 19), "NCCL_P2P_LEVEL=SYS ");
+  EXPECT_EQ(Assignments(got[1].text).front().name, "NCCL_P2P_LEVEL");
 }
 
 TEST(CommandLineEnv, QuotedValuesAndExports) {

@@ -138,14 +138,18 @@ TEST(LocatedMessage, LinesThatOnlyMentionNcclAreCountedNotLost) {
   EXPECT_EQ(got[0].level, Level::kNone);
 }
 
-TEST(LocatedMessage, CommandLinesSettingNcclVariablesAreKnown) {
+TEST(LocatedMessage, CommandLinesSettingNcclVariablesAreSettings) {
   auto got = ParseLines({"export NCCL_DEBUG=INFO",
                          "root@h:/x# NCCL_P2P_DISABLE=0 NCCL_P2P_LEVEL=SYS ./all_reduce_perf -g 8",
+                         "NCCL_DEBUG= ./all_reduce_perf",
                          "NCCL_DEBUG is set but NCCL_SOCKET_IFNAME=eth0 is not"});
-  ASSERT_EQ(got.size(), 3u);
-  EXPECT_EQ(got[0].type, "known_noise");
-  EXPECT_EQ(got[1].type, "known_noise");
-  EXPECT_EQ(got[2].type, "unrecognized");  // "NCCL_DEBUG is" is no assignment
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[0].type, "env_setting");
+  EXPECT_EQ(got[1].type, "env_setting");  // one per assignment, all of line 2
+  EXPECT_EQ(got[2].type, "env_setting");
+  EXPECT_EQ(got[2].line, 2u);
+  EXPECT_EQ(got[3].type, "known_noise");   // an empty assignment unsets
+  EXPECT_EQ(got[4].type, "unrecognized");  // "NCCL_DEBUG is" is no assignment
 }
 
 TEST(LocatedMessage, MarkdownAutolinksInAPastedLineAreRemoved) {
