@@ -1,6 +1,8 @@
 // CondenseInput / ReplayCondensed: the lines of an input that the job model needs, and their
 // replay. The rules for what may be dropped follow JobBuilder (src/model): see condensed.h.
 #include <algorithm>
+#include <set>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -33,6 +35,9 @@ struct ProcTrack {
   std::vector<RunEntry> run;
   std::vector<uint32_t> sources_seen;  ///< Sources in which this process printed an event.
   std::unordered_map<uint32_t, PendingLast> pending;  ///< source → folded last event, if any.
+  /// (operation, algorithm, protocol) of the TUNING lines kept: the first line of each choice
+  /// is kept (Process::coll_algos), the repeats are folded.
+  std::set<std::string> algos;
 };
 
 class Condenser {
@@ -58,7 +63,8 @@ class Condenser {
         AddToRun(proc, *c, e);
         return;
       }
-      if (std::holds_alternative<KnownNoise>(e.data) || std::holds_alternative<CollAlgo>(e.data)) {
+      const auto* algo = std::get_if<CollAlgo>(&e.data);
+      if (std::holds_alternative<KnownNoise>(e.data) || (algo && !NewAlgo(proc, *algo))) {
         // Counters only. Kept in case it is the process's last line in this source.
         std::string_view type = EventTypeName(e.data);
         ++folded_[e.ctx.source][type];
@@ -143,6 +149,14 @@ class Condenser {
       break;
     }
     run.push_back(RunEntry{std::string(c.comm), MakeLine(e)});
+  }
+
+  /// True the first time this process reports this (operation, algorithm, protocol).
+  static bool NewAlgo(ProcTrack* proc, const CollAlgo& a) {
+    std::string key;
+    key.reserve(a.op.size() + a.algo.size() + a.proto.size() + 2);
+    key.append(a.op).append(1, ' ').append(a.algo).append(1, '/').append(a.proto);
+    return proc->algos.insert(std::move(key)).second;
   }
 
   void FlushRun(ProcTrack* proc) {
