@@ -104,6 +104,7 @@ int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream
   if (!opts.policy.empty()) ApplyPolicy(policy, result.job, &result.findings);
   for (const auto& p : result.problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";
   const ReportInput report{result.job, result.findings, result.problems};
+  const int exit_code = AnalyzeExitCode(opts, result, err);
   if (json) {  // Stay JSON Lines: the report is one more line.
     output.stream() << nlohmann::json{{"event", "report"}, {"report", JsonReport(report)}}.dump()
                     << '\n';
@@ -111,10 +112,12 @@ int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream
     ReportOptions ropts;
     ropts.color = UseColor(opts.color, output.is_file());
     ropts.verbose = opts.verbose;
+    ropts.exit_code = exit_code;
+    ropts.docs_url = DocsUrl();
     format->write(report, ropts, output.stream());
   }
   output.stream().flush();
-  return AnalyzeExitCode(opts, result, err);
+  return exit_code;
 }
 
 }  // namespace ncclscope::cli

@@ -7,15 +7,18 @@
 #include <iostream>
 #include <string_view>
 
+#include "ncclscope/base/build_info.h"
+#include "ncclscope/cli/cli_spec.h"
 #include "ncclscope/cli/commands.h"
+#include "ncclscope/cli/completion.h"
 #include "ncclscope/report/report.h"
 
 namespace ncclscope::cli {
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"analyze", "events",     "ranks",     "rules",
-                                             "topo",    "bench",      "summarize", "merge",
-                                             "diff",    "kube-status"};
+constexpr std::string_view kSubcommands[] = {"analyze", "events",      "ranks",     "rules",
+                                             "topo",    "bench",       "summarize", "merge",
+                                             "diff",    "kube-status", "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -111,7 +114,7 @@ int Main(int argc, char** argv) {
       "ncclscope: reads NCCL debug logs (NCCL_DEBUG=INFO) of distributed training jobs, "
       "classifies every peer link and flags misconfigurations.",
       "ncclscope"};
-  app.set_version_flag("-V,--version", std::string("ncclscope ") + NCCLSCOPE_VERSION);
+  app.set_version_flag("-V,--version", VersionLine());
   app.require_subcommand(1);
   app.footer(std::string("Without a command, `ncclscope [OPTIONS] [INPUT...]` runs analyze.\n") +
              kExitCodesHelp);
@@ -189,6 +192,13 @@ int Main(int argc, char** argv) {
                  "Print the pod label selector of a workload (`kubectl get job/NAME -o json` "
                  "output) instead");
 
+  std::string shell;
+  auto* co = app.add_subcommand(
+      "completion", "Print the shell completion script for bash, zsh or fish (see ncclscope(1))");
+  co->add_option("shell", shell, "bash|zsh|fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+
   std::vector<std::string> args = WithDefaultCommand(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector.
   try {
@@ -211,6 +221,10 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("merge")) return RunMerge(merge, std::cout, std::cerr);
   if (app.got_subcommand("diff")) return RunDiffCommand(diff, std::cout, std::cerr);
   if (app.got_subcommand("kube-status")) return RunKubeStatus(kube, std::cout, std::cerr);
+  if (app.got_subcommand("completion")) {
+    std::cout << CompletionScript(DescribeCli(app, "analyze"), shell);
+    return kExitOk;
+  }
   std::cerr << app.help();
   return kExitUsage;
 }

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "ncclscope/base/build_info.h"
+
 namespace ncclscope::cli {
 
 Output::Output(const std::string& path, std::ostream& fallback) : fallback_(fallback) {
@@ -23,6 +25,12 @@ bool UseColor(const std::string& mode, bool to_file) {
   const char* term = std::getenv("TERM");
   if (term && std::strcmp(term, "dumb") == 0) return false;
   return isatty(STDOUT_FILENO) != 0;
+}
+
+std::string DocsUrl() {
+  const char* env = std::getenv("NCCLSCOPE_DOCS_URL");
+  if (env && *env) return env;
+  return std::string(BuiltInDocsUrl());
 }
 
 bool IsTerminal(const std::ostream& stream) {

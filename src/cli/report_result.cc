@@ -72,10 +72,11 @@ int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, Anal
   ReportOptions ropts;
   ropts.color = UseColor(opts.color, output.is_file());
   ropts.verbose = opts.verbose;
+  ropts.exit_code = AnalyzeExitCode(opts, result, err);
+  ropts.docs_url = DocsUrl();
   format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
   output.stream().flush();
-
-  return AnalyzeExitCode(opts, result, err);
+  return ropts.exit_code;
 }
 
 }  // namespace ncclscope::cli

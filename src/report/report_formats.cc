@@ -7,6 +7,7 @@
 #include "ncclscope/report/markdown_report.h"
 #include "ncclscope/report/mermaid_report.h"
 #include "ncclscope/report/report.h"
+#include "ncclscope/report/sarif_report.h"
 #include "ncclscope/report/text_report.h"
 
 namespace ncclscope {
@@ -26,6 +27,8 @@ const std::vector<ReportFormat>& ReportFormats() {
       {"dot", "Graphviz link graph of the largest communicator", WriteDotReport},
       {"mermaid", "Mermaid flowchart of the largest communicator's link graph", WriteMermaidReport},
       {"html", "self-contained HTML page: findings, class matrices, link graph", WriteHtmlReport},
+      {"sarif", "SARIF 2.1.0 log for GitHub code scanning and other SARIF viewers",
+       WriteSarifReport},
   };
   return formats;
 }

@@ -186,12 +186,10 @@ std::string ClassList(const std::vector<TransportClass>& v) {
 
 Finding Violation(const std::string& title) {
   Finding f;
-  f.rule = "policy-violation";
+  f.rule = std::string(kPolicyRuleId);
   f.severity = Severity::kError;
   f.title = title;
-  f.fix =
-      "Fix the configuration (see the other findings for the cause) or update the policy "
-      "file if the expectation is wrong.";
+  f.fix = std::string(kPolicyRuleFix);
   return f;
 }
 

@@ -28,6 +28,10 @@ class Output {
 /// TERM not "dumb", and the report does not go to a file.
 bool UseColor(const std::string& mode, bool to_file);
 
+/// Base address of the docs online for rule help links: $NCCLSCOPE_DOCS_URL when set, else the
+/// one built in (BuiltInDocsUrl); empty when neither is known.
+std::string DocsUrl();
+
 /// True if `stream` is std::cerr or std::cout and that file descriptor is a terminal (live
 /// status and progress lines are drawn only there).
 bool IsTerminal(const std::ostream& stream);

@@ -23,6 +23,11 @@ struct ReportOptions {
   bool color = false;         ///< ANSI colours (text format, TTY only unless --color always).
   int matrix_max_ranks = 16;  ///< Rank × rank matrix up to this size; host × host beyond.
   bool verbose = false;       ///< Text: list every link instead of summaries.
+  /// The exit code the run ends with (README "Exit codes"), -1 when not known (SARIF invocation).
+  int exit_code = -1;
+  /// Base address of the docs/ folder online (rule help links: <docs_url>/rules.md#<id>); empty
+  /// = no links.
+  std::string docs_url;
 };
 
 /// Writes a report in one format.

@@ -18,6 +18,13 @@
 
 namespace ncclscope {
 
+/// The rule of the findings a policy adds, as rule lists (SARIF, JUnit) describe it.
+inline constexpr std::string_view kPolicyRuleId = "policy-violation";
+inline constexpr std::string_view kPolicyRuleTitle = "The job breaks the CI policy (--policy)";
+inline constexpr std::string_view kPolicyRuleFix =
+    "Fix the configuration (see the other findings for the cause) or update the policy file if "
+    "the expectation is wrong.";
+
 struct Policy {
   std::string name;  ///< File name (for messages).
   /// Allowed classes for links within a node / between nodes; empty = no expectation.
