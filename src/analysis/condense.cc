@@ -48,7 +48,7 @@ class Condenser {
   void OnEvent(const Event& e, std::vector<SourceInfo>* sources) {
     SourceInfo& s = (*sources)[e.ctx.source];
     ++s.events;
-    if (std::holds_alternative<Unrecognized>(e.data)) ++s.unrecognized;
+    if (const auto* u = std::get_if<Unrecognized>(&e.data)) ++(u->mention ? s.unrecognized_mentions : s.unrecognized);
     ProcTrack* proc = e.ctx.host.empty() ? nullptr : Track(e.ctx);
     bool first_in_source = false;
     if (proc) {
@@ -187,6 +187,8 @@ class Condenser {
     if (e.ctx.meta) {
       l.launcher_rank = e.ctx.meta->launcher_rank;
       l.timestamp.assign(e.ctx.meta->timestamp);
+      l.origin_host.assign(e.ctx.meta->origin_host);
+      l.origin_pid = e.ctx.meta->origin_pid;
     }
     return l;
   }
@@ -232,10 +234,12 @@ void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
     SourceInfo info = s.info;
     info.events = 0;        // Counted again by the builder (kept lines + folded counts).
     info.unrecognized = 0;  // Unrecognized lines are always kept: counted by the builder.
+    info.unrecognized_mentions = 0;
     job->sources.push_back(std::move(info));
     job->stats.lines += s.info.lines;
     job->stats.nccl_lines += s.info.nccl_lines;
     job->stats.framework_lines += s.info.framework_lines;
+    job->stats.mention_lines += s.info.mention_lines;
   }
   job->stats.bytes += input.bytes;
   LineParser parser;
@@ -247,9 +251,13 @@ void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
     line.source = base + l.source;
     line.meta.timestamp = l.timestamp;
     line.meta.launcher_rank = l.launcher_rank;
+    line.meta.origin_host = l.origin_host;
+    line.meta.origin_pid = l.origin_pid;
     if (l.source < input.sources.size()) line.meta.pod = input.sources[l.source].info.pod;
     if (line.source >= job->sources.size()) continue;  // Damaged summary: ignore the line.
-    if (parser.Parse(line, &event) == ParseOutcome::kEvent) builder->Add(event);
+    if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
+    // A kept line holds one message (Condenser keeps each glued message as its own line).
+    builder->Add(event);
   }
   for (size_t i = 0; i < input.sources.size(); ++i) {
     for (const auto& [type, n] : input.sources[i].folded)
@@ -263,6 +271,7 @@ size_t CondensedBytes(const CondensedInput& input) {
   for (const auto& l : input.lines) {
     if (l.text.capacity() > 15) n += l.text.capacity() + 1;
     if (l.timestamp.capacity() > 15) n += l.timestamp.capacity() + 1;
+    if (l.origin_host.capacity() > 15) n += l.origin_host.capacity() + 1;
   }
   for (const auto& s : input.sources) n += sizeof(s) + s.info.name.size() + s.folded.size() * 64;
   return n;

@@ -31,6 +31,27 @@ uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
   return idx;
 }
 
+void EventPipeline::CountLine(const Event& event, SourceInfo* s) {
+  switch (event.ctx.level) {
+    case Level::kTorch:
+      ++s->framework_lines;
+      ++stats_->framework_lines;
+      if (event.ctx.text.find("NCCL") != std::string_view::npos) {
+        ++s->mention_lines;
+        ++stats_->mention_lines;
+      }
+      break;
+    case Level::kNone:  // A line that only mentions NCCL (Unrecognized with `mention`).
+      ++s->mention_lines;
+      ++stats_->mention_lines;
+      break;
+    default:
+      ++s->nccl_lines;
+      ++stats_->nccl_lines;
+      break;
+  }
+}
+
 void EventPipeline::Run(const InputPath& input, const EventSink& sink,
                         std::vector<InputProblem>* problems) {
   Status err;
@@ -69,14 +90,10 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     ++s.lines;
     ++stats_->lines;
     if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
-    if (event.ctx.level == Level::kTorch) {
-      ++s.framework_lines;
-      ++stats_->framework_lines;
-    } else {
-      ++s.nccl_lines;
-      ++stats_->nccl_lines;
-    }
-    sink(event);
+    do {
+      CountLine(event, &s);
+      sink(event);
+    } while (parser.ParseMore(&event));
   }
   const InputDiagnostics& d = stream.diagnostics();
   if (progress_) progress_(input.name, d.bytes, total);
@@ -84,6 +101,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   s.truncated_lines = d.truncated_lines;
   s.nul_lines = d.nul_lines;
   s.invalid_utf8_lines = d.invalid_utf8_lines;
+  s.malformed_records = d.malformed_records;
   stats_->bytes += d.bytes;
   if (!d.status.ok()) {
     s.problem = d.status.message();

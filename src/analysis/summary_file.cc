@@ -2,6 +2,7 @@
 // nlohmann::json is parsed with exceptions off and every field is checked before use).
 #include "ncclscope/analysis/summary_file.h"
 
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -128,6 +129,9 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
                 {"framework_lines", si.framework_lines},
                 {"events", si.events},
                 {"unrecognized", si.unrecognized},
+                {"mention_lines", si.mention_lines},
+                {"unrecognized_mentions", si.unrecognized_mentions},
+                {"malformed_records", si.malformed_records},
                 {"truncated_lines", si.truncated_lines},
                 {"nul_lines", si.nul_lines},
                 {"invalid_utf8_lines", si.invalid_utf8_lines},
@@ -142,9 +146,16 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
   for (const auto& in : set.inputs) {
     for (const auto& l : in.lines) {
       json j = json::array({base + l.source, l.line, TextValue(l.text)});
-      if (l.launcher_rank >= 0 || !l.timestamp.empty()) {
+      // Optional tail: launcher rank, timestamp, origin host, origin pid (each only when it or a
+      // later one is set).
+      const bool origin = !l.origin_host.empty() || l.origin_pid != 0;
+      if (l.launcher_rank >= 0 || !l.timestamp.empty() || origin) {
         j.push_back(l.launcher_rank);
-        if (!l.timestamp.empty()) j.push_back(TextValue(l.timestamp));
+        if (!l.timestamp.empty() || origin) j.push_back(TextValue(l.timestamp));
+        if (origin) {
+          j.push_back(TextValue(l.origin_host));
+          j.push_back(l.origin_pid);
+        }
       }
       out << (first ? "\n " : ",\n ") << j.dump();
       first = false;
@@ -201,6 +212,9 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
     si.framework_lines = U64(s, "framework_lines");
     si.events = U64(s, "events");
     si.unrecognized = U64(s, "unrecognized");
+    si.mention_lines = U64(s, "mention_lines");
+    si.unrecognized_mentions = U64(s, "unrecognized_mentions");
+    si.malformed_records = U64(s, "malformed_records");
     si.truncated_lines = U64(s, "truncated_lines");
     si.nul_lines = U64(s, "nul_lines");
     si.invalid_utf8_lines = U64(s, "invalid_utf8_lines");
@@ -225,6 +239,12 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
     if (!ReadText(l[2], &cl.text)) return bad("a line's text is not a string");
     if (l.size() > 3 && l[3].is_number_integer()) cl.launcher_rank = l[3].get<int>();
     if (l.size() > 4 && !ReadText(l[4], &cl.timestamp)) return bad("bad timestamp");
+    if (l.size() > 5 && !ReadText(l[5], &cl.origin_host)) return bad("bad origin host");
+    if (l.size() > 6) {
+      if (!l[6].is_number_unsigned() || l[6].get<uint64_t>() > UINT32_MAX)
+        return bad("bad origin pid");
+      cl.origin_pid = static_cast<uint32_t>(l[6].get<uint64_t>());
+    }
     set->inputs[input].lines.push_back(std::move(cl));
   }
   return Status::Ok();

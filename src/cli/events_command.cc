@@ -5,6 +5,9 @@
 #include <string>
 
 #include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/analysis/unrecognized_shapes.h"
+#include "ncclscope/model/line_coverage.h"
+#include "ncclscope/report/unrecognized_report.h"
 #include "ncclscope/cli/commands.h"
 #include "ncclscope/cli/output.h"
 #include "ncclscope/parse/event_json.h"
@@ -32,7 +35,14 @@ int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream&
   std::string buf;
   std::ostream& os = output.stream();
   uint64_t events = 0;
+  UnrecognizedShapes unrecognized;
   auto sink = [&](const Event& e) {
+    if (opts.unrecognized) {
+      unrecognized.Add(e);
+      if (const auto* u = std::get_if<Unrecognized>(&e.data))
+        ++(u->mention ? stats.unrecognized_mentions : stats.unrecognized);
+      return;
+    }
     if (!types.empty() && !types.count(EventTypeName(e.data))) return;
     ++events;
     buf.clear();
@@ -41,6 +51,15 @@ int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream&
   };
   for (const auto& input : inputs.inputs) {
     pipeline.Run(input, sink, &problems);
+    os.flush();
+  }
+  if (opts.unrecognized) {
+    const auto groups = unrecognized.Groups();
+    if (opts.format == "json") {
+      WriteUnrecognizedJson(groups, CoverageOf(stats), sources, os);
+    } else {
+      WriteUnrecognizedText(groups, CoverageOf(stats), sources, os);
+    }
     os.flush();
   }
   for (const auto& p : problems) err << "ncclscope: " << p.path << ": " << p.message << "\n";

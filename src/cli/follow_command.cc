@@ -27,7 +27,9 @@ class CliFollowListener : public FollowListener {
   void OnFinding(const Job& job, const Finding& f) override {
     ClearStatus();
     if (json_) {
-      *out_ << nlohmann::json{{"event", "finding"}, {"finding", JsonFinding(job, f)}}.dump()
+      // Evidence lines may hold invalid UTF-8: replaced, never a throw.
+      *out_ << nlohmann::json{{"event", "finding"}, {"finding", JsonFinding(job, f)}}.dump(
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
     } else {
       std::string sev(SeverityName(f.severity));
@@ -106,7 +108,8 @@ int RunFollow(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream
   const ReportInput report{result.job, result.findings, result.problems};
   const int exit_code = AnalyzeExitCode(opts, result, err);
   if (json) {  // Stay JSON Lines: the report is one more line.
-    output.stream() << nlohmann::json{{"event", "report"}, {"report", JsonReport(report)}}.dump()
+    output.stream() << nlohmann::json{{"event", "report"}, {"report", JsonReport(report)}}.dump(
+                           -1, ' ', false, nlohmann::json::error_handler_t::replace)
                     << '\n';
   } else {
     ReportOptions ropts;

@@ -12,10 +12,10 @@
 namespace ncclscope {
 namespace {
 
-/// True for bytes that make a line not plain: NUL, ESC and bytes >= 0x80.
+/// True for bytes that make a line not plain: NUL, ESC, CR and bytes >= 0x80.
 inline bool IsSpecial(char c) {
   const unsigned char u = static_cast<unsigned char>(c);
-  return u == 0 || u == 0x1b || u >= 0x80;
+  return u == 0 || u == 0x1b || u == '\r' || u >= 0x80;
 }
 
 /// Returns the offset of the first '\n' in p[0, n), or n. Sets *special when a byte before that
@@ -25,13 +25,15 @@ size_t ScanLine(const char* p, size_t n, bool* special) {
 #if defined(__SSE2__)
   const __m128i nl = _mm_set1_epi8('\n');
   const __m128i esc = _mm_set1_epi8(0x1b);
+  const __m128i cr = _mm_set1_epi8('\r');
   const __m128i zero = _mm_setzero_si128();
   while (i < n) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     unsigned m_nl = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
     // movemask of v itself gives the bytes >= 0x80.
-    unsigned m_sp = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, zero), _mm_cmpeq_epi8(v, esc)), v)));
+    unsigned m_sp = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, zero), _mm_cmpeq_epi8(v, esc)),
+        _mm_or_si128(_mm_cmpeq_epi8(v, cr), v))));
     const size_t valid = n - i;
     if (valid < 16) {
       const unsigned lim = (1u << valid) - 1;
@@ -65,12 +67,14 @@ __attribute__((target("avx2"))) size_t ScanLineAvx2(const char* p, size_t n, boo
   size_t i = 0;
   const __m256i nl = _mm256_set1_epi8('\n');
   const __m256i esc = _mm256_set1_epi8(0x1b);
+  const __m256i cr = _mm256_set1_epi8('\r');
   const __m256i zero = _mm256_setzero_si256();
   while (i + 32 <= n) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     const unsigned m_nl = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)));
     const unsigned m_sp = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, zero), _mm256_cmpeq_epi8(v, esc)), v)));
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, zero), _mm256_cmpeq_epi8(v, esc)),
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, cr), v))));
     if (m_nl != 0) {
       const unsigned pos = static_cast<unsigned>(__builtin_ctz(m_nl));
       if (pos > 0 && (m_sp & ((1u << pos) - 1)) != 0) *special = true;

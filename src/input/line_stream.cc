@@ -66,38 +66,157 @@ bool IsValidUtf8(std::string_view s, bool allow_cut_end) {
 }
 
 LineStream::LineStream(const std::string& path, uint32_t source_index, size_t max_line)
-    : source_index_(source_index) {
+    : source_index_(source_index), max_line_(max_line) {
   source_ = OpenByteSource(path, &diag_.status);
   if (source_ != nullptr) reader_.emplace(source_.get(), max_line);
 }
 
 LineStream::LineStream(std::unique_ptr<ByteSource> source, uint32_t source_index, size_t max_line)
-    : source_(std::move(source)), source_index_(source_index) {
+    : source_(std::move(source)), source_index_(source_index), max_line_(max_line) {
   if (source_ != nullptr) reader_.emplace(source_.get(), max_line);
+}
+
+namespace {
+
+bool MayBeRecord(std::string_view raw) {
+  if (raw.empty()) return false;
+  const char c = raw.front();
+  return c == '{' || (c >= '0' && c <= '9');
+}
+
+/// True if `s` holds none of the bytes that need a split or ANSI removal.
+bool NeedsNoSplit(std::string_view s) {
+  return s.empty() || (std::memchr(s.data(), '\r', s.size()) == nullptr &&
+                       std::memchr(s.data(), '\n', s.size()) == nullptr &&
+                       std::memchr(s.data(), '\x1b', s.size()) == nullptr);
+}
+
+}  // namespace
+
+bool LineStream::ReadLogical() {
+  bool joining = false;
+  joined_.clear();
+  for (;;) {
+    std::string_view raw;
+    bool truncated = false;
+    if (has_deferred_) {
+      raw = deferred_view_;
+      truncated = deferred_truncated_;
+      has_deferred_ = false;
+    } else if (!reader_->Next(&raw, &truncated)) {
+      diag_.bytes = reader_->bytes_read();
+      if (diag_.status.ok()) diag_.status = reader_->status();
+      if (!joining) return false;
+      // Input ended inside a partial record: what was joined is the last line.
+      pending_ = joined_;
+      pending_plain_ = NeedsNoSplit(pending_);
+      has_pending_ = true;
+      return true;
+    } else {
+      diag_.bytes = reader_->bytes_read();
+      ++diag_.lines;
+      if (truncated) ++diag_.truncated_lines;
+      if (!reader_->line_is_plain()) {
+        if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
+        if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
+      }
+      last_plain_ = reader_->line_is_plain();
+    }
+    if (!joining) {
+      number_ = reader_->lines_read();
+      truncated_ = truncated;
+    } else {
+      truncated_ = truncated_ || truncated;
+    }
+    ContainerRecord rec;
+    const ContainerDecoder::Result r =
+        MayBeRecord(raw) ? decoder_.Decode(raw, &rec) : ContainerDecoder::Result::kPlain;
+    if (r == ContainerDecoder::Result::kMalformed) ++diag_.malformed_records;
+    if (r != ContainerDecoder::Result::kRecord) {
+      if (joining) {  // A partial record not continued: emit it, and this line after it.
+        deferred_.assign(raw);
+        deferred_view_ = deferred_;
+        deferred_truncated_ = truncated;
+        has_deferred_ = true;
+        pending_ = joined_;
+        pending_plain_ = NeedsNoSplit(pending_);
+        has_pending_ = true;
+        return true;
+      }
+      record_.format = RecordFormat::kPlain;
+      pending_ = raw;
+      pending_plain_ = last_plain_;
+      has_pending_ = true;
+      return true;
+    }
+    ++diag_.container_records;
+    if (rec.partial || joining) {
+      if (joining) ++diag_.joined_records;
+      const size_t room = max_line_ > joined_.size() ? max_line_ - joined_.size() : 0;
+      if (rec.text.size() > room) truncated_ = true;
+      joined_.append(rec.text.substr(0, room));
+      record_ = rec;
+      if (rec.partial) {
+        joining = true;
+        continue;
+      }
+      pending_ = joined_;
+    } else {
+      record_ = rec;
+      pending_ = rec.text;
+    }
+    pending_plain_ = NeedsNoSplit(pending_);
+    has_pending_ = true;
+    return true;
+  }
+}
+
+void LineStream::EmitSegment(Line* line) {
+  std::string_view seg = pending_;
+  if (pending_plain_) {
+    has_pending_ = false;
+  } else {
+    for (;;) {
+      size_t cut = 0;
+      while (cut < pending_.size() && pending_[cut] != '\r' && pending_[cut] != '\n') ++cut;
+      seg = pending_.substr(0, cut);
+      if (cut == pending_.size()) {
+        has_pending_ = false;
+        break;
+      }
+      if (!split_counted_) {
+        ++diag_.split_lines;
+        split_counted_ = true;
+      }
+      size_t next = cut + 1;
+      if (pending_[cut] == '\r' && next < pending_.size() && pending_[next] == '\n') ++next;
+      pending_ = pending_.substr(next);
+      if (pending_.empty()) has_pending_ = false;
+      if (!seg.empty() || !has_pending_) break;  // Empty pieces between two CRs are skipped.
+    }
+  }
+  if (!has_pending_) split_counted_ = false;
+  if (pending_plain_) {
+    line->text = StripPrefixesNoAnsi(seg, &line->meta);
+  } else {
+    line->text = StripPrefixes(seg, &line->meta, &scratch_);
+  }
+  if (record_.format != RecordFormat::kPlain) {
+    // The record's own fields are the outermost prefix: its time wins; identity fills gaps.
+    if (!record_.time.empty()) line->meta.timestamp = record_.time;
+    if (line->meta.pod.empty()) line->meta.pod = record_.pod;
+    if (line->meta.origin_host.empty()) line->meta.origin_host = record_.host;
+    if (line->meta.origin_pid == 0) line->meta.origin_pid = record_.pid;
+  }
+  line->number = number_;
+  line->source = source_index_;
+  line->truncated = truncated_;
 }
 
 bool LineStream::Next(Line* line) {
   if (!reader_.has_value()) return false;
-  std::string_view raw;
-  bool truncated = false;
-  if (!reader_->Next(&raw, &truncated)) {
-    diag_.bytes = reader_->bytes_read();
-    if (diag_.status.ok()) diag_.status = reader_->status();
-    return false;
-  }
-  diag_.bytes = reader_->bytes_read();
-  ++diag_.lines;
-  if (truncated) ++diag_.truncated_lines;
-  if (reader_->line_is_plain()) {  // ASCII without NUL or ESC: nothing to check or remove.
-    line->text = StripPrefixesNoAnsi(raw, &line->meta);
-  } else {
-    if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
-    if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
-    line->text = StripPrefixes(raw, &line->meta, &scratch_);
-  }
-  line->number = reader_->lines_read();
-  line->source = source_index_;
-  line->truncated = truncated;
+  if (!has_pending_ && !ReadLogical()) return false;
+  EmitSegment(line);
   return true;
 }
 

@@ -96,6 +96,8 @@ struct JobBuilder::State {
     return a;
   }();
   std::vector<ProcState> procs;
+  /// Processes of headless NCCL messages (no `host:pid:tid`), by what the prefixes say.
+  std::map<std::string, int> headless_procs;
 
   std::unordered_map<std::string, int> comm_by_id;
   uint64_t tick = 0;
@@ -132,6 +134,8 @@ Evidence MakeEvidence(const EventContext& ctx);
 /// MakeEvidence plus the line's timestamp (kubectl prefix first, else NCCL's/c10's own).
 Evidence MakeTimedEvidence(const EventContext& ctx);
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
+/// The process of a headless message: one per (source, prefix identity, device).
+int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
 
 /// comm_tracker.cc
 void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,

@@ -71,6 +71,34 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   return cached = idx;
 }
 
+int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
+  static const LineMeta kNoMeta;
+  const LineMeta& m = ctx.meta != nullptr ? *ctx.meta : kNoMeta;
+  // Never two processes merged because their heads are absent: every identity the prefixes give
+  // is part of the key, and so is the device (one process per GPU is the rule).
+  std::string key = std::to_string(ctx.source);
+  for (std::string_view part : {m.origin_host, m.pod, m.service}) {
+    key += '\x1f';
+    key += part;
+  }
+  key += '\x1f' + std::to_string(m.origin_pid) + '\x1f' + std::to_string(m.launcher_rank) +
+         '\x1f' + std::to_string(ctx.dev);
+  auto [it, inserted] = st->headless_procs.try_emplace(std::move(key), -1);
+  if (!inserted) return it->second;
+  Process p;
+  std::string_view host = m.origin_host;
+  if (host.empty()) host = m.pod.substr(0, m.pod.find('/'));
+  if (host.empty()) host = m.service;
+  p.hostname = host.empty() ? "?" + std::string(job->SourceName(ctx.source)) : std::string(host);
+  p.node = p.hostname;
+  p.pid = m.origin_pid;
+  p.headless = true;
+  p.first_line = MakeEvidence(ctx);
+  job->processes.push_back(std::move(p));
+  st->procs.emplace_back();
+  return it->second = static_cast<int>(job->processes.size() - 1);
+}
+
 namespace {
 
 /// Digits and hex runs → '#', so repeated warnings with different numbers share one record.
@@ -392,9 +420,14 @@ struct Folder {
     AddFramework(job, ctx, std::move(r));
   }
   void operator()(const KnownNoise&) {}
-  void operator()(const Unrecognized&) {
-    ++job->stats.unrecognized;
-    ++job->sources[ctx.source].unrecognized;
+  void operator()(const Unrecognized& e) {
+    if (e.mention) {
+      ++job->stats.unrecognized_mentions;
+      ++job->sources[ctx.source].unrecognized_mentions;
+    } else {
+      ++job->stats.unrecognized;
+      ++job->sources[ctx.source].unrecognized;
+    }
     if (job->unrecognized_samples.size() < kMaxUnrecognizedSamples)
       job->unrecognized_samples.push_back(MakeEvidence(ctx));
   }
@@ -437,6 +470,10 @@ void JobBuilder::Add(const Event& event) {
   int proc = -1;
   if (!ctx.host.empty()) {
     proc = ProcessOf(job_, state_.get(), ctx);
+  } else if (ctx.headless) {
+    proc = FindOrAddHeadlessProcess(job_, state_.get(), ctx);
+  }
+  if (proc >= 0) {
     Process& p = job_->processes[proc];
     // The set insert (a tree search) only when the source changes.
     ProcState& ps = state_->procs[proc];

@@ -15,6 +15,12 @@ namespace ncclscope::parse_internal {
 /// Parses NCCL's line prefix; on success fills the prefix fields of *ctx (host, pid, tid, dev,
 /// level, timestamp, location, function, body).
 bool ParseNcclPrefix(std::string_view text, EventContext* ctx);
+/// What follows NCCL's `host:pid:tid `: `[dev] NCCL INFO `, `[dev] location NCCL WARN `, ...,
+/// `NCCL CALL `; also the whole head of a headless message (`[1] NCCL INFO `, `NCCL INFO `).
+/// Sets level, dev, location, function and body. False if `rest` does not start that way.
+/// `legacy_levels` (after a full head only) also accepts NCCL <= 2.2's `[dev] INFO ` and
+/// `[dev] file:line WARN ` without the word "NCCL".
+bool ParseDevAndLevel(std::string_view rest, EventContext* ctx, bool legacy_levels = false);
 
 /// `NCCL version 2.28.9+cuda13.0` (body or bare line).
 bool ParseVersion(std::string_view body, EventData* data);

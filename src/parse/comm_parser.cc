@@ -110,7 +110,22 @@ bool ParseCommLifecycle(std::string_view body, EventData* data) {
     // "comm 0x.. rank 1 nRanks 4 nNodes 1 localRanks 4 localRank 1 MNNVL 0"
     CommFields f;
     ReadCommFields(rest, &f);
-    if (!f.has_nnodes) return false;
+    if (!f.has_nnodes) {
+      // NCCL <= 2.4 ended init with "comm 0x.. rank 0 nranks 2 [cudaDev 0 nvmlDev 0]". A line of a
+      // newer version that lost its " - Init ..." tail to a terminal wrap names a busId or
+      // commId: not taken as complete (the parser joins it with its continuation).
+      if (f.comm.empty() || f.rank < 0 || f.nranks <= 0 || !f.bus_id.empty() || f.comm_id)
+        return false;
+      CommInit init;
+      init.phase = InitPhase::kComplete;
+      init.comm = f.comm;
+      init.rank = f.rank;
+      init.nranks = f.nranks;
+      init.cuda_dev = f.cuda_dev;
+      init.nvml_dev = f.nvml_dev;
+      *data = init;
+      return true;
+    }
     CommTopology t;
     t.comm = f.comm;
     t.rank = f.rank;
@@ -125,11 +140,11 @@ bool ParseCommLifecycle(std::string_view body, EventData* data) {
   std::string_view tail = rest.substr(dash + 2);
   CommFields f;
   ReadCommFields(rest.substr(0, dash), &f);
-  if (StartsWith(tail, "Init ")) {
+  if (StartsWith(tail, "Init ") || tail == "COMPLETE") {  // 2.3: "comm 0x.. rank 0 nranks 2 - COMPLETE"
     CommInit init;
     if (tail == "Init START") {
       init.phase = InitPhase::kStart;
-    } else if (tail == "Init COMPLETE") {
+    } else if (tail == "Init COMPLETE" || tail == "COMPLETE") {
       init.phase = InitPhase::kComplete;
     } else {
       return false;

@@ -66,7 +66,9 @@ bool ParseConnection(std::string_view body, EventData* data) {
 bool ParseRingOrder(std::string_view body, EventData* data) {
   TextCursor c(body);
   RingOrder ring;
-  if (!c.Eat("Channel ") || !IsDigit(c.Peek()) || !c.ReadInt(&ring.channel)) return false;
+  // "Channel 00/24 : 0 1 2 3"; NCCL <= 2.6 printed "Ring 00 :    0   1".
+  if ((!c.Eat("Channel ") && !c.Eat("Ring ")) || !IsDigit(c.Peek()) || !c.ReadInt(&ring.channel))
+    return false;
   if (c.Eat('/') && !c.ReadInt(&ring.nchannels)) return false;
   if (!c.Eat(" :")) return false;
   while (true) {

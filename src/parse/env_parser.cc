@@ -17,6 +17,9 @@ bool ParseVersion(std::string_view body, EventData* data) {
   v.version = rest.substr(0, n);
   rest.remove_prefix(n);
   size_t plus = rest.find("+cuda");
+  // NCCL's majors have one digit; a bare "NCCL version 21.1.4" is PyTorch's packed 2.11.4 that a
+  // script printed, not NCCL's line.
+  if (plus == std::string_view::npos && v.version.find('.') != 1) return false;
   if (plus == std::string_view::npos) {
     v.suffix = rest.substr(0, rest.find(' '));
   } else {

@@ -379,7 +379,10 @@ struct FieldWriter {
     w->OptStr("detail", e.detail);
   }
   void operator()(const KnownNoise& e) const { w->Str("family", e.family); }
-  void operator()(const Unrecognized& e) const { w->Str("message", e.message); }
+  void operator()(const Unrecognized& e) const {
+    w->Str("message", e.message);
+    if (e.mention) w->Bool("mention", true);
+  }
 };
 
 }  // namespace
@@ -452,6 +455,8 @@ void AppendEventJson(const Event& event, std::string_view source_name, std::stri
   w.OptStr("location", ctx.location);
   w.OptStr("function", ctx.function);
   if (ctx.torch_rank >= 0) w.Num("torch_rank", ctx.torch_rank);
+  if (ctx.headless) w.Bool("headless", true);
+  if (ctx.attention) w.Bool("attention", true);
   std::visit(FieldWriter{&w}, event.data);
   w.Close();
   out->push_back('\n');

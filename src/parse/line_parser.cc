@@ -3,9 +3,13 @@
 // its first few bytes, so a line costs a handful of memcmp calls before it is classified.
 #include "ncclscope/parse/line_parser.h"
 
+#include <algorithm>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ncclscope/base/byte_words.h"
+#include "ncclscope/parse/nccl_locator.h"
 
 #include "body_parsers.h"
 #include "prefix_cache.h"
@@ -18,6 +22,43 @@ using parse_internal::StartsWith;
 struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
   parse_internal::PrefixCache prefixes;
+  std::string_view rest;     ///< NCCL messages glued after the one returned (see ParseMore).
+  const Line* line = nullptr;  ///< The line being parsed (for ParseMore).
+  /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
+  /// interleaved output of another process or a terminal wrap moved the rest to a later line.
+  std::string cut;
+  uint32_t cut_source = 0;
+  uint64_t cut_line = 0;
+  std::string joined;    ///< cut + its continuation: the text of the joined event.
+  std::string unlinked;  ///< A body with its markdown autolinks removed.
+  /// Host names of earlier heads (a few): where two messages are glued, the second head's host
+  /// runs into the first message's text (`...via P2P/CUMEMvm:12:13 [1] NCCL INFO`), and a known
+  /// host that ends the run marks where the head really starts.
+  std::vector<std::string> hosts;
+  std::string last_host;
+
+  void NoteHost(std::string_view host) {
+    if (host.empty() || host == last_host) return;
+    last_host.assign(host);
+    if (hosts.size() < 64 && std::find(hosts.begin(), hosts.end(), host) == hosts.end())
+      hosts.emplace_back(host);
+  }
+  /// `head` is where a glued head was found in `text`: moved forward past the longest text that
+  /// precedes a known host within the head's host token.
+  size_t RefineGluedHead(std::string_view text, size_t head) const {
+    const size_t colon = text.find(':', head);
+    if (colon == std::string_view::npos) return head;
+    const std::string_view token = text.substr(head, colon - head);
+    if (token.find(' ') != std::string_view::npos) return head;  // not a host: a version line
+    size_t best = 0;
+    for (const auto& h : hosts) {
+      if (h.size() < token.size() && h.size() > best &&
+          token.substr(token.size() - h.size()) == h) {
+        best = h.size();
+      }
+    }
+    return best == 0 ? head : head + token.size() - best;
+  }
 };
 
 namespace {
@@ -108,7 +149,7 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
       if (ParseRingOrder(body, data)) return;
       break;
     case 'R':
-      if (ParseGraphRing(body, data)) return;
+      if (ParseGraphRing(body, data) || ParseRingOrder(body, data)) return;
       break;
     case 'N':
       if (ParseVersion(body, data)) return;
@@ -143,47 +184,265 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
 LineParser::LineParser() : state_(std::make_unique<State>()) {}
 LineParser::~LineParser() = default;
 
+namespace {
+
+/// Resets every context field for a new message of `line` whose text is `text`.
+void ResetContext(const Line& line, std::string_view text, EventContext* ctx) {
+  *ctx = EventContext{};
+  ctx->source = line.source;
+  ctx->line = line.number;
+  ctx->text = text;
+  ctx->body = text;
+  ctx->meta = &line.meta;
+}
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+/// True if `text` holds "NCCL" (a mention of NCCL: counted even when nothing understood it).
+bool MentionsNccl(std::string_view text) {
+  return text.size() >= 4 && text.find("NCCL") != std::string_view::npos;
+}
+
+}  // namespace
+
+
+namespace {
+
+/// A message whose text went on elsewhere: nothing after the level, a connection line that
+/// stops at "via", or an Init line (`comm 0x.. rank 2 nranks 4 ... commId 0x..`) that lost its
+/// ` - Init START` to a terminal wrap.
+bool IsCut(const EventContext& ctx, const EventData& data) {
+  const std::string_view b = ctx.body;
+  if (b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via")) return true;
+  if (!std::holds_alternative<Unrecognized>(data)) return false;
+  const size_t comm = b.find("comm 0x");
+  return comm != std::string_view::npos && comm < 40 && b.find(" nranks ") != std::string_view::npos &&
+         b.find(" - ") == std::string_view::npos;
+}
+
+/// A line whose every "NCCL" starts an environment assignment (`NCCL_DEBUG=INFO`): a shell
+/// command, `env` output, a launcher echoing its environment.
+bool OnlyAssignsNcclVariables(std::string_view text) {
+  size_t at = text.find("NCCL");
+  if (at == std::string_view::npos) return false;
+  for (; at != std::string_view::npos; at = text.find("NCCL", at + 4)) {
+    size_t k = at + 4;
+    if (k >= text.size() || text[k] != '_') return false;
+    while (k < text.size() && ((text[k] >= 'A' && text[k] <= 'Z') || text[k] == '_' ||
+                               (text[k] >= '0' && text[k] <= '9'))) {
+      ++k;
+    }
+    if (k >= text.size() || text[k] != '=') return false;
+  }
+  return true;
+}
+
+/// Markdown autolinks a renderer put into a pasted line: `transport/[net.cc:1137](http://...)` →
+/// `transport/net.cc:1137`. Returns false when there is none.
+bool Unlink(std::string_view s, std::string* out) {
+  if (s.find("](http") == std::string_view::npos) return false;
+  out->clear();
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t open = s.find('[', i);
+    if (open == std::string_view::npos) break;
+    const size_t mid = s.find("](http", open);
+    const size_t close = mid == std::string_view::npos ? mid : s.find(')', mid);
+    if (mid == std::string_view::npos || close == std::string_view::npos ||
+        s.substr(open + 1, mid - open - 1).find(' ') != std::string_view::npos) {
+      out->append(s.substr(i, open + 1 - i));
+      i = open + 1;
+      continue;
+    }
+    out->append(s.substr(i, open - i));
+    out->append(s.substr(open + 1, mid - open - 1));
+    i = close + 1;
+  }
+  out->append(s.substr(i < s.size() ? i : s.size()));
+  return true;
+}
+
+constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its continuation.
+
+}  // namespace
+
+void LineParser::Dispatch(Event* event) {
+  EventContext& ctx = event->ctx;
+  if (ctx.level == Level::kWarn) {
+    DispatchWarn(ctx.body, &event->data);
+    return;
+  }
+  parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
+  if (!std::holds_alternative<Unrecognized>(event->data)) return;
+  if (Unlink(ctx.body, &state_->unlinked)) {  // a paste rendered by a markdown viewer
+    ctx.body = state_->unlinked;
+    parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
+  }
+  if (ctx.attention && std::holds_alternative<Unrecognized>(event->data)) {
+    ctx.level = Level::kWarn;
+    DispatchWarn(ctx.body, &event->data);
+  }
+}
+
+void LineParser::NoteIfCut(std::string_view message, Event* event) {
+  if (!IsCut(event->ctx, event->data)) return;
+  state_->cut.assign(message);
+  state_->cut_source = event->ctx.source;
+  state_->cut_line = event->ctx.line;
+  event->data = KnownNoise{"cut"};
+}
+
+bool LineParser::ParseContinuation(const Line& line, Event* event) {
+  if (state_->cut.empty()) return false;
+  const std::string_view text = parse_internal::Trim(line.text);
+  if (line.source != state_->cut_source || line.number > state_->cut_line + kMaxCutDistance ||
+      text.empty()) {
+    return false;
+  }
+  std::string& joined = state_->joined;
+  joined = state_->cut;
+  if (joined.back() != ' ') joined += ' ';
+  joined += text;
+  Event candidate;
+  ResetContext(line, joined, &candidate.ctx);
+  state_->rest = {};
+  if (!ParseMessage(line, joined, &candidate) ||
+      std::holds_alternative<Unrecognized>(candidate.data) ||
+      std::holds_alternative<KnownNoise>(candidate.data)) {
+    state_->rest = {};
+    return false;
+  }
+  state_->cut.clear();
+  *event = candidate;
+  return true;
+}
+
+namespace {
+
+/// aws-ofi-nccl before 1.6 logged through its own printf when NCCL's logger was not there (its
+/// tests, early init): `INFO: Function: ofi_init Line: 1076: NET/OFI ...`,
+/// `WARN: Function: main Line: 66: NET/OFI ...`. Returns the level, or kNone.
+Level OfiPrintfLevel(std::string_view text, std::string_view* body) {
+  Level level;
+  if (StartsWith(text, "INFO: Function: ")) {
+    level = Level::kInfo;
+  } else if (StartsWith(text, "WARN: Function: ")) {
+    level = Level::kWarn;
+  } else {
+    return Level::kNone;
+  }
+  const size_t ofi = text.find("NET/OFI ");
+  if (ofi == std::string_view::npos) return Level::kNone;
+  *body = TrimRight(text.substr(ofi));
+  return level;
+}
+
+/// A PyTorch c10 or glog line (`[W1121 13:40:45.8 ProcessGroupNCCL.cpp:1575] ...`, `[E
+/// ProcessGroupNCCL.cpp:542] ...`, `I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] ...`,
+/// after an optional `[rankN]:`), or a c10 exception's `Exception raised from X at
+/// file.cpp:N (most recent call first):`: framework output whose message no parser reads.
+bool IsTorchLogLine(std::string_view text) {
+  if (StartsWith(text, "[rank")) {
+    const size_t close = text.find("]:");
+    if (close == std::string_view::npos || close > 16) return false;
+    text.remove_prefix(close + 2);
+    text = parse_internal::Trim(text);
+  }
+  if (StartsWith(text, "Exception raised from ")) return text.find(".cpp:") != std::string_view::npos;
+  const bool bracket = !text.empty() && text.front() == '[';
+  std::string_view h = bracket ? text.substr(1) : text;
+  if (h.size() < 8) return false;
+  const char sev = h.front();
+  if (sev != 'F' && sev != 'E' && sev != 'W' && sev != 'I' && sev != 'V') return false;
+  if (!(parse_internal::IsDigit(h[1]) || (bracket && h[1] == ' '))) return false;
+  const size_t end = h.find("] ");
+  if (end == std::string_view::npos || end > 160) return false;
+  const std::string_view header = h.substr(0, end);
+  return header.find(".cpp:") != std::string_view::npos ||
+         header.find(".cc:") != std::string_view::npos || header.find(".h:") != std::string_view::npos;
+}
+
+}  // namespace
+
+bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* event) {
+  EventContext& ctx = event->ctx;
+  // The common case: NCCL's head at the start (after the known prefixes were stripped).
+  bool head = state_->prefixes.Lookup(text, &ctx);
+  if (!head && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
+    state_->prefixes.Remember(text, &ctx);
+    head = true;
+  }
+  if (head) {
+    state_->NoteHost(ctx.host);
+    const size_t body = static_cast<size_t>(ctx.body.data() - text.data());
+    size_t end = GluedMessageEnd(text, body);
+    if (end < text.size()) end = state_->RefineGluedHead(text, end);
+    if (end < text.size()) {
+      ctx.body = TrimRight(text.substr(body, end - body));
+      ctx.text = text.substr(0, end);
+      state_->rest = text.substr(end);
+    }
+    Dispatch(event);
+    NoteIfCut(ctx.text, event);
+    return true;
+  }
+  // Anywhere else in the line: behind a prefix nobody planned for, or without a head.
+  NcclSpan span;
+  if (!LocateNcclMessage(text, 0, &span)) return false;
+  if (span.end < text.size()) span.end = state_->RefineGluedHead(text, span.end);
+  const std::string_view message = text.substr(span.head, span.end - span.head);
+  if (span.kind == AnchorKind::kVersion) {
+    ResetContext(line, text.substr(0, span.end), &ctx);
+    ctx.body = TrimRight(text.substr(span.anchor, span.end - span.anchor));
+    if (!parse_internal::ParseVersion(ctx.body, &event->data)) return false;
+    ctx.level = Level::kVersion;
+  } else {
+    ResetContext(line, text.substr(0, span.end), &ctx);
+    bool parsed = !span.headless && parse_internal::ParseNcclPrefix(message, &ctx);
+    if (parsed) state_->NoteHost(ctx.host);
+    if (!parsed) {  // no head, or one that is not NCCL's (a masked pid): read it headless
+      ResetContext(line, text.substr(0, span.end), &ctx);
+      ctx.headless = true;
+      const size_t start = span.headless ? span.head : HeadlessStart(text, span.anchor);
+      if (!parse_internal::ParseDevAndLevel(text.substr(start, span.end - start), &ctx))
+        return false;
+    }
+    ctx.body = TrimRight(ctx.body);
+    Dispatch(event);
+    NoteIfCut(message, event);
+  }
+  if (span.end < text.size()) state_->rest = text.substr(span.end);
+  return true;
+}
+
 ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   EventContext& ctx = event->ctx;
+  std::string_view text = line.text;
+  state_->rest = {};
+  state_->line = &line;
   // Every field: the prefix parser sets host, pid, tid, dev, level and body on success.
   ctx.timestamp = {};
   ctx.location = {};
   ctx.function = {};
   ctx.torch_rank = -1;
   ctx.prefix_id = 0;
-  ctx.source = line.source;
-  ctx.line = line.number;
-  ctx.text = line.text;
-  ctx.meta = &line.meta;
-  std::string_view text = line.text;
-  const bool last_error = state_->last_error_pending;
-  state_->last_error_pending = false;
-
-  bool nccl = state_->prefixes.Lookup(text, &ctx);
-  if (!nccl && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
-    state_->prefixes.Remember(text, &ctx);
-    nccl = true;
-  }
-  if (nccl) {
-    if (ctx.level == Level::kWarn) {
-      DispatchWarn(ctx.body, &event->data);
-    } else {
-      parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
-    }
-    return ParseOutcome::kEvent;
-  }
-  // Not an NCCL-prefixed line: reset whatever the prefix parser may have filled.
-  ctx = EventContext{};
+  ctx.headless = false;
+  ctx.attention = false;
   ctx.source = line.source;
   ctx.line = line.number;
   ctx.text = text;
   ctx.meta = &line.meta;
-  ctx.body = text;
+  const bool last_error = state_->last_error_pending;
+  state_->last_error_pending = false;
 
-  if (StartsWith(text, "NCCL version ") && parse_internal::ParseVersion(text, &event->data)) {
-    ctx.level = Level::kVersion;
-    return ParseOutcome::kEvent;
-  }
+  if (ParseMessage(line, text, event)) return ParseOutcome::kEvent;
+  // Not an NCCL message: the rest of a cut one, or else reset whatever the parsers filled.
+  if (ParseContinuation(line, event)) return ParseOutcome::kEvent;
+  ResetContext(line, text, &ctx);
+
   std::string_view trimmed = parse_internal::Trim(text);
   if (last_error && !trimmed.empty()) {
     // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning.
@@ -197,7 +456,55 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
-  return ParseOutcome::kNotNccl;
+  if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
+  // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
+  // error in: ...`): the framework parser takes indented text for traceback source, so it is
+  // read again without the blanks when its first word names an exception.
+  if (trimmed.size() < text.size()) {
+    const std::string_view word = trimmed.substr(0, trimmed.find(' '));
+    if (word.ends_with("Error:") || word.ends_with("Exception:")) {
+      ResetContext(line, text, &ctx);
+      if (parse_internal::ParseFramework(trimmed, &ctx, &event->data)) {
+        ctx.text = text;
+        return ParseOutcome::kEvent;
+      }
+    }
+  }
+  if (std::string_view body; (ctx.level = OfiPrintfLevel(trimmed, &body)) != Level::kNone) {
+    ctx.headless = true;
+    ctx.body = body;
+    Dispatch(event);
+    return ParseOutcome::kEvent;
+  }
+  // A framework line behind a prefix nobody planned for: try again from each '['.
+  for (size_t at = text.find('['), tries = 0; at != std::string_view::npos && at > 0 && tries < 4;
+       at = text.find('[', at + 1), ++tries) {
+    ResetContext(line, text, &ctx);
+    if (parse_internal::ParseFramework(text.substr(at), &ctx, &event->data)) {
+      ctx.text = text;
+      return ParseOutcome::kEvent;
+    }
+  }
+  ResetContext(line, text, &ctx);
+  if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
+  if (OnlyAssignsNcclVariables(trimmed)) {  // a command line or environment dump
+    event->data = KnownNoise{"env"};
+    return ParseOutcome::kEvent;
+  }
+  event->data = Unrecognized{trimmed, /*mention=*/true};
+  return ParseOutcome::kEvent;
+}
+
+bool LineParser::ParseMore(Event* event) {
+  if (state_->rest.empty() || state_->line == nullptr) return false;
+  const std::string_view text = state_->rest;
+  state_->rest = {};
+  ResetContext(*state_->line, text, &event->ctx);
+  return ParseMessage(*state_->line, text, event);
 }
 
 std::string_view EventTypeName(const EventData& data) {

@@ -120,16 +120,31 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
       return true;
     }
   }
-  TextCursor c(std::string_view(p, static_cast<size_t>(end - p)));
+  return ParseDevAndLevel(std::string_view(p, static_cast<size_t>(end - p)), ctx,
+                          /*legacy_levels=*/true);
+}
+
+bool ParseDevAndLevel(std::string_view rest, EventContext* ctx, bool legacy_levels) {
+  TextCursor c(rest);
   int dev = -1;
   if (c.Eat("NCCL CALL")) {
     ctx->level = Level::kCall;
     c.Eat(' ');
   } else {
-    if (!c.Eat('[')) return false;
-    if (!c.ReadInt(&dev) || !c.Eat("] ")) return false;
+    if (c.Eat('[')) {
+      if (!c.ReadInt(&dev) || !c.Eat("] ")) return false;
+    }
     if (c.Eat("NCCL INFO")) {
       ctx->level = Level::kInfo;
+      c.Eat(' ');
+    } else if (c.Eat("NCCL ABORT")) {
+      ctx->level = Level::kWarn;
+      c.Eat(' ');
+    } else if (c.Eat("NCCL ATTN")) {
+      // 2.32: "error messages plus informational notices". Parsed like INFO; a body no parser
+      // knows becomes a warning (LineParser::Dispatch), never dropped.
+      ctx->level = Level::kInfo;
+      ctx->attention = true;
       c.Eat(' ');
     } else {
       // Location (and TRACE time) precede the level; plugin locations may hold spaces.
@@ -138,7 +153,15 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
       size_t t = r.find(" NCCL TRACE");
       size_t pos;
       size_t len;
-      if (w != std::string_view::npos && (t == std::string_view::npos || w < t)) {
+      if (StartsWith(r, "NCCL WARN")) {  // WARN without location
+        ctx->level = Level::kWarn;
+        pos = 0;
+        len = 9;
+      } else if (StartsWith(r, "NCCL TRACE")) {
+        ctx->level = Level::kTrace;
+        pos = 0;
+        len = 10;
+      } else if (w != std::string_view::npos && (t == std::string_view::npos || w < t)) {
         ctx->level = Level::kWarn;
         pos = w;
         len = 10;
@@ -146,10 +169,18 @@ bool ParseNcclPrefix(std::string_view text, EventContext* ctx) {
         ctx->level = Level::kTrace;
         pos = t;
         len = 11;
-      } else if (StartsWith(r, "NCCL WARN")) {  // WARN without location
-        ctx->level = Level::kWarn;
+      } else if (legacy_levels && dev >= 0 && StartsWith(r, "INFO ")) {
+        // NCCL <= 2.2 printed the level without "NCCL": `host:pid:tid [dev] INFO ...`.
+        ctx->level = Level::kInfo;
         pos = 0;
-        len = 9;
+        len = 4;
+      } else if (size_t lw = r.find(" WARN "); legacy_levels && dev >= 0 &&
+                                                lw != std::string_view::npos &&
+                                                r.substr(0, lw).find(' ') == std::string_view::npos) {
+        // ... and `host:pid:tid [dev] file:line WARN ...`.
+        ctx->level = Level::kWarn;
+        pos = lw;
+        len = 5;
       } else {
         return false;
       }

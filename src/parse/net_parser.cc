@@ -240,14 +240,27 @@ bool ParseNet(std::string_view body, EventData* data) {
       return false;
     case 'G':
       return ParseGdr({}, body, data);
-    case 'I':
     case 'F':
+      if (StartsWith(body, "Failed to open libibverbs")) {  // no verbs library: no IB, as
+        IbDevices none;                                     // "NET/IB : No device found."
+        none.none_found = true;
+        *data = std::move(none);
+        return true;
+      }
+      return ParsePluginWords(body, data);
+    case 'I':
     case 'A':
     case 'S':
       return ParsePluginWords(body, data);
     case 'N':
       if (StartsWith(body, "NET/OFI ")) return ParseOfi(body, data);
       if (StartsWith(body, "NET/Plugin")) return ParsePluginSlash(body, data);
+      if (StartsWith(body, "NET : Using interface")) {  // NCCL <= 2.4's socket interface
+        BootstrapInterface b;
+        ReadInterfaces(body.substr(21), false, &b.interfaces);
+        *data = std::move(b);
+        return true;
+      }
       if (StartsWith(body, "NET/")) return ParseNetSlash(body, data);
       return false;
     default:

@@ -108,6 +108,156 @@ constexpr NoisePrefix kNoise[] = {
     {"ncclCommInitRank", "init"},
     {"Launch mode", "init"},
     {"NCCL_", "env"},
+    // Shared memory, host memory and buffer registration bookkeeping.
+    {"Allocated ", "alloc"},
+    {"CUMEM ", "alloc"},
+    {"MMAP ", "alloc"},
+    {"Mem Alloc", "alloc"},
+    {"Ib Alloc", "alloc"},
+    {"Cleanup buffer", "alloc"},
+    {"Created shared memory", "alloc"},
+    {"Created ", "alloc"},
+    {"Last reference to shared memory", "alloc"},
+    {"Unlinking shared memory", "alloc"},
+    {"SHM legacy", "alloc"},
+    {"register comm", "registration"},
+    {"Register ptr", "registration"},
+    {"Skipping registration", "registration"},
+    {"Skipping graph registration", "registration"},
+    {"Skipping bind multicast", "registration"},
+    {"Binding multicast", "registration"},
+    {"Number of segments exceeded", "registration"},
+    {"Inserted window", "registration"},
+    {"Intrusive map", "registration"},
+    {"SymCheck", "registration"},
+    {"Symmetric ", "registration"},
+    {"Failed to get DMA-BUF handle", "registration"},
+    // Older (2.3-2.8) and debug-level init chatter.
+    {"nranks ", "init"},
+    {"Min Comp Cap", "init"},
+    {"Threads per block", "init"},
+    {"bootstrapSplit", "init"},
+    {"timings: rank", "init"},
+    {"CUDA Graph helper", "init"},
+    {"CommRevokeAsync", "init"},
+    {"Compute Capability", "init"},
+    {"DEBUG file is", "init"},
+    {"Disabling work fifo", "init"},
+    {"GDRCOPY ", "init"},
+    {"Init CE", "init"},
+    {"Initialized state", "init"},
+    {"Retrieving state", "init"},
+    {"Loaded NVML", "init"},
+    {"Stack size limit", "init"},
+    {"Skipping ", "init"},
+    {"devCommCreate", "init"},
+    {"ncclComm", "init"},
+    {"stream is being captured", "init"},
+    {"NCCL did not shutdown nvml", "init"},
+    {"CC ", "init"},
+    {"Cross-clique", "init"},
+    {"LSA extended", "init"},
+    {"GIN ", "init"},
+    // Topology detection, old and new.
+    {"CUDA Dev ", "topology"},
+    {"Intel CPU", "topology"},
+    {"AMD CPU", "topology"},
+    {"ARM CPU", "topology"},
+    {"/sys/devices", "topology"},
+    {"Loading ", "topology"},
+    {"Assuming NVLink", "topology"},
+    {"NVLink target", "topology"},
+    {"No NVML device handle", "topology"},
+    {"Device ", "topology"},
+    {"Paths from", "topology"},
+    {"Widening links", "topology"},
+    {"Marking physical devices", "topology"},
+    {"Ignoring element", "topology"},
+    {"XML Parse", "topology"},
+    {"Unable to open ", "topology"},
+    {"Could not get device class", "topology"},
+    {"Could not get speed for interface", "topology"},
+    {"Could not find PCI device", "topology"},
+    {"Count not open", "topology"},
+    {"CPUs with mixed", "topology"},
+    {"Found ", "topology"},
+    {"Did not find child net device", "topology"},
+    {"Failed to read refresh", "topology"},
+    {"latencyinter not found", "graph"},
+    {"nvmlDevice", "topology"},
+    {"ncclOs", "topology"},
+    {"ncclNvml", "topology"},
+    // Networks: interface counts, retries inside a connection, device counts.
+    {"NET/Socket : ", "net"},
+    {"NET/MLX5", "ib"},
+    {"Failed to open libmlx5", "ib"},
+    {"Socket handshake magic", "net"},
+    {"Socket progress: abort", "net"},
+    {"Recv : got retcode", "net"},
+    {"Send : got retcode", "net"},
+    {"Got ", "net"},
+    {"Detected mixed local", "net"},
+    {"Detected a mix of", "net"},
+    {"Local CollNet device counts", "net"},
+    {"Local Net device counts", "net"},
+    {"socketFinalizeAccept: didn't receive", "net"},
+    {"Unexpected error from ncclSocketReady", "net"},
+    // Plugins (net, tuner, profiler, env, SHARP).
+    {"Plugin Path", "plugin"},
+    {"P2P plugin", "plugin"},
+    {"Sharp rank", "plugin"},
+    {"SHARP rank", "plugin"},
+    {"NET/Plugin: Closing", "plugin"},
+    {"TUNER/Plugin: Closing", "plugin"},
+    {"PROFILER/Plugin: Closing", "plugin"},
+    {"Profiler ", "plugin"},
+    {"Unloading plugin", "plugin"},
+    {"Disabling external plugins", "plugin"},
+    {"Successfully loaded external", "plugin"},
+    {"dlsym failed", "plugin"},
+    // CollNet chains and collective planning.
+    {"CollNet ", "collnet"},
+    {"Collnet ", "collnet"},
+    {"Connected Collnet", "collnet"},
+    {"Connected collnet", "collnet"},
+    {"Host enqueue", "tuning"},
+    {"Tuning P2P", "tuning"},
+    {"Duplicating rings", "env"},
+    {"Limiting to ", "env"},
+    {"User asked for a m", "env"},
+    // Settings NCCL read, rejected or capped.
+    {"Comm config ", "env"},
+    {"PARAM: ", "env"},
+    {"Parsed environment variable", "env"},
+    {"ENV: ", "env"},
+    {"KV Convert", "env"},
+    {"Warning: ENV ", "env"},
+    {"Invalid ", "env"},
+    {"No valid ", "env"},
+    {"Unable to recognize NCCL_", "env"},
+    {"collnetEnable ", "env"},
+    {"splitShare ", "env"},
+    {"nvlsCTAs ", "env"},
+    {"maxCTAs ", "env"},
+    {"minCTAs ", "env"},
+    {"ginForceEnable", "env"},
+    {"failed to decode NCCL_", "env"},
+    {"Max P2P Peers", "env"},
+    // Proxy and RMA planning (2.28+).
+    {"Queuing opId", "proxy"},
+    {"recvConnect ", "proxy"},
+    {"sendConnect ", "proxy"},
+    {"recvOpId", "proxy"},
+    {"scheduleRmaTasks", "proxy"},
+    {"ncclRmaProxy", "proxy"},
+    {"Continuing in spite of a RAS", "ras"},
+    {"Connection to proxy", "proxy"},
+    {"PXN Disabled as plugin", "plugin"},
+    {"Plugin name set by env", "plugin"},
+    {"Disabling LL", "tuning"},
+    {"Peer ", "registration"},
+    {"CTAPolicy ", "env"},
+    {"Communicator has ", "collnet"},
 };
 
 // "channel.cc:42 Cuda Alloc ..." / "misc/utils.cc:234 memory stack hunk ...": skips the
@@ -252,11 +402,45 @@ std::string_view ExclusiveNoiseFamily(std::string_view body) {
   return {};
 }
 
+namespace {
+
+/// `rank N - IPC register ...`, `rank N failed to NET register ...`, `rank N successfully ...`,
+/// `rank N reuse ...`: buffer registration (2.19+), and `rank N nranks N` (2.3).
+std::string_view RankLedFamily(std::string_view body) {
+  TextCursor c(body);
+  int rank = 0;
+  if (!c.Eat("rank ") || !IsDigit(c.Peek()) || !c.ReadInt(&rank) || !c.Eat(' ')) return {};
+  const std::string_view r = c.rest();
+  if (StartsWith(r, "- ") || StartsWith(r, "failed to ") || StartsWith(r, "successfully ") ||
+      StartsWith(r, "reuse ")) {
+    return "registration";
+  }
+  if (StartsWith(r, "nranks ")) return "init";
+  return {};
+}
+
+/// `[N] Created a QP ...`, `[N] Registered MR ...`: the per-device QP and memory-region chatter
+/// of the IB GIN path (2.28+).
+bool IsDeviceLedQp(std::string_view body) {
+  TextCursor c(body);
+  int dev = 0;
+  if (!c.Eat('[') || !IsDigit(c.Peek()) || !c.ReadInt(&dev) || !c.Eat("] ")) return false;
+  const std::string_view r = c.rest();
+  return StartsWith(r, "Created a ") || StartsWith(r, "Connected ") ||
+         StartsWith(r, "Registered MR") || StartsWith(r, "Unregistering MR") ||
+         StartsWith(r, "Segment ");
+}
+
+}  // namespace
+
 std::string_view NoiseFamily(std::string_view body) {
   while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
   std::string_view f = LookupPrefix(body);
   if (!f.empty()) return f;
   if (IsGraphChannelList(body)) return "graph";
+  f = RankLedFamily(body);
+  if (!f.empty()) return f;
+  if (IsDeviceLedQp(body)) return "ib";
   std::string_view after = AfterLocation(body);
   if (!after.empty()) {
     f = LookupPrefix(after);

@@ -45,7 +45,7 @@ bool PrefixCache::Lookup(std::string_view text, EventContext* ctx) const {
 
 void PrefixCache::Remember(std::string_view text, EventContext* ctx_out) {
   const EventContext& ctx = *ctx_out;
-  if (ctx.level != Level::kInfo || !ctx.timestamp.empty() || !ctx.location.empty() ||
+  if (ctx.level != Level::kInfo || ctx.attention || !ctx.timestamp.empty() || !ctx.location.empty() ||
       !ctx.function.empty() || ctx.host.data() != text.data()) {
     return;
   }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ncclscope/model/line_coverage.h"
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
@@ -354,7 +355,10 @@ json ReportDocument(const ReportInput& in) {
            {"framework_lines", s.framework_lines},
            {"events", s.events},
            {"unrecognized", s.unrecognized},
+           {"mention_lines", s.mention_lines},
+           {"unrecognized_mentions", s.unrecognized_mentions},
            {"truncated_lines", s.truncated_lines}};
+    if (s.malformed_records > 0) i["malformed_records"] = s.malformed_records;
     if (!s.pod.empty()) i["pod"] = s.pod;
     if (!s.problem.empty()) i["problem"] = s.problem;
     inputs.push_back(std::move(i));
@@ -390,12 +394,19 @@ json ReportDocument(const ReportInput& in) {
              {"framework_lines", job.stats.framework_lines},
              {"events", job.stats.events},
              {"unrecognized", job.stats.unrecognized},
+             {"mention_lines", job.stats.mention_lines},
+             {"unrecognized_mentions", job.stats.unrecognized_mentions},
              {"connection_lines", job.stats.connection_lines},
              {"bytes", job.stats.bytes},
              {"events_by_type", by_type}};
   json unrec = json::array();
   for (const auto& e : job.unrecognized_samples) unrec.push_back(JsonEvidence(job, e));
   stats["unrecognized_samples"] = std::move(unrec);
+  const LineCoverage cov = CoverageOf(job.stats);
+  stats["coverage"] = {{"nccl_lines_read", cov.read},
+                       {"understood", cov.understood},
+                       {"not_understood", cov.not_understood()},
+                       {"ratio", cov.ratio()}};
 
   // Moved, not copied, into the report: links and communicators are most of a large job's report.
   return json{{"schema_version", kJsonSchemaVersion},

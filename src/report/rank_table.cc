@@ -108,8 +108,15 @@ void WriteRankTableText(const Job& job, std::ostream& out) {
                      "host", "pid", "gpu", "busId", "comms", "nccl", "state", "boot(s)", "init(s)");
   for (const auto& r : rows) {
     std::string gpus, buses;
-    for (int d : r.cuda_devs) gpus += (gpus.empty() ? "" : ",") + std::to_string(d);
-    for (const auto& b : r.bus_ids) buses += (buses.empty() ? "" : ",") + b;
+    // Appended piecewise: `"," + std::string` makes GCC 12 -O3 report a false -Wrestrict.
+    for (int d : r.cuda_devs) {
+      if (!gpus.empty()) gpus += ',';
+      gpus += std::to_string(d);
+    }
+    for (const auto& b : r.bus_ids) {
+      if (!buses.empty()) buses += ',';
+      buses += b;
+    }
     out << fmt::format("{:>5}  {:<20} {:>8}  {:<6} {:<10} {:>5}  {:<8} {:<15} {:>8} {:>7}\n",
                        r.global_rank >= 0 ? std::to_string(r.global_rank) : "?", r.host, r.pid,
                        gpus, buses, r.comms, r.nccl_version, r.state,

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "ncclscope/model/line_coverage.h"
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/rank_ranges.h"
 #include "ncclscope/model/source_owners.h"
@@ -93,6 +94,16 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
       job.processes.size() == 1 ? "" : "es", job.comms.size(), job.comms.size() == 1 ? "" : "s");
   out << fmt::format("  NCCL {}   CUDA driver {}\n", versions.empty() ? "unknown" : versions,
                      driver.empty() ? "unknown" : driver);
+  const LineCoverage cov = CoverageOf(job.stats);
+  if (cov.read > 0) {
+    out << fmt::format("  NCCL lines: {}{}\n", CoverageSummary(cov),
+                       cov.not_understood() == 0
+                           ? ""
+                           : fmt::format("; {}{} not understood{} (list them: ncclscope events "
+                                         "--unrecognized)",
+                                         pal.yellow(), GroupThousands(cov.not_understood()),
+                                         pal.reset()));
+  }
   const size_t max_inputs = 8;
   const std::vector<SourceOwners> owners = OwnersOfSources(job);
   for (size_t i = 0; i < job.sources.size() && i < max_inputs; ++i) {
@@ -111,8 +122,9 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
                              RankRanges(owners[i].ranks));
       }
     }
-    out << fmt::format("  input {}: {} lines, {} NCCL, {} unrecognized{}{}{}\n", s.name, s.lines,
-                       s.nccl_lines, s.unrecognized,
+    const uint64_t not_understood = CoverageOf(s).not_understood();
+    out << fmt::format("  input {}: {} lines, {} NCCL, {} not understood{}{}{}\n", s.name,
+                       s.lines, s.nccl_lines + s.mention_lines, not_understood,
                        s.truncated_lines ? fmt::format(", {} truncated", s.truncated_lines) : "",
                        owner, s.problem.empty() ? "" : " — " + s.problem);
   }

@@ -17,7 +17,8 @@ namespace {
 using testing::TestData;
 
 std::string ReportJson(const AnalysisResult& r) {
-  return JsonReport(ReportInput{r.job, r.findings, r.problems}).dump(1);
+  return JsonReport(ReportInput{r.job, r.findings, r.problems})
+      .dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 /// The report of a plain streaming (or parallel, jobs != 1) run over `args`.

@@ -151,7 +151,9 @@ TEST(LineStream, CorpusLinesLoseOnlyPytorchRankPrefixes) {
   ASSERT_GT(all.inputs.size(), 20u);
   std::string scratch;
   for (const InputPath& in : all.inputs) {
-    if (in.path.ends_with("tee_prefix.log")) continue;
+    // tee_prefix.log is all prefixes; README.md is prose ("p4d.24xlarge: NV12" reads as a pdsh
+    // host, which is what such a line would be in a log).
+    if (in.path.ends_with("tee_prefix.log") || in.path.ends_with(".md")) continue;
     Status err;
     auto src = OpenByteSource(in.path, &err);
     ASSERT_NE(src, nullptr) << err.message();

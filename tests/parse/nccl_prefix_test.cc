@@ -53,8 +53,15 @@ TEST(NcclPrefix, DeviceNumbersAndPidsOfEveryWidthParseAlike) {
     EXPECT_EQ(p.event.ctx.level, Level::kInfo) << k.line;
     EXPECT_EQ(p.event.ctx.body, k.body) << k.line;
   }
-  EXPECT_EQ(ParseOne("vm:1234567890:2 [3] NCCL INFO z").outcome, ParseOutcome::kNotNccl);
-  EXPECT_EQ(ParseOne("vm:12a:2 [3] NCCL INFO z").outcome, ParseOutcome::kNotNccl);
+  // A head that is not NCCL's (a pid of 10 digits, letters in it) is no head: the message is
+  // still read, headless, never dropped.
+  for (std::string_view bad : {"vm:1234567890:2 [3] NCCL INFO z", "vm:12a:2 [3] NCCL INFO z"}) {
+    auto p = ParseOne(bad);
+    EXPECT_EQ(p.outcome, ParseOutcome::kEvent) << bad;
+    EXPECT_TRUE(p.event.ctx.headless) << bad;
+    EXPECT_TRUE(p.event.ctx.host.empty()) << bad;
+    EXPECT_EQ(p.event.ctx.body, "z") << bad;
+  }
 }
 
 TEST(NcclPrefix, TimestampedWarnFrom226HasTimestampAndLocation) {

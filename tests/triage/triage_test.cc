@@ -137,7 +137,7 @@ TEST(Triage, DebugFileInputsMapToHostsAndRanks) {
   nlohmann::json j = JsonReport(ReportInput{r.job, r.findings, r.problems});
   EXPECT_EQ(j["inputs"][0]["hosts"], nlohmann::json::array({"vm"}));
   EXPECT_EQ(j["inputs"][0]["ranks"].size(), 1u);
-  EXPECT_NE(TextReport(r).find("nccl.vm.3695.log: 112 lines, 112 NCCL, 0 unrecognized — host vm, "
+  EXPECT_NE(TextReport(r).find("nccl.vm.3695.log: 112 lines, 112 NCCL, 0 not understood — host vm, "
                                "rank 3"),
             std::string::npos);
 }

@@ -36,6 +36,8 @@ struct CondensedLine {
   std::string text;        ///< The line after prefix stripping.
   int launcher_rank = -1;  ///< LineMeta::launcher_rank.
   std::string timestamp;   ///< LineMeta::timestamp (kubectl --timestamps, CloudWatch).
+  std::string origin_host;  ///< LineMeta::origin_host (pdsh, Ray, syslog): headless lines.
+  uint32_t origin_pid = 0;  ///< LineMeta::origin_pid.
 };
 
 /// One source of a condensed input: the input itself, then one per kubectl --prefix pod.

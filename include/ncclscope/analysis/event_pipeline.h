@@ -1,6 +1,6 @@
 // EventPipeline: inputs → lines (prefixes stripped) → typed events, handed to a sink one by one.
 // Registers one SourceInfo per input (and per kubectl --prefix pod inside an input) and counts
-// lines, NCCL lines, framework lines and damaged input on it.
+// lines, NCCL messages, framework lines, other lines that mention NCCL, and damaged input on it.
 #ifndef NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
 #define NCCLSCOPE_ANALYSIS_EVENT_PIPELINE_H_
 
@@ -37,6 +37,8 @@ class EventPipeline {
 
  private:
   uint32_t SourceFor(uint32_t input_source, std::string_view pod);
+  /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
+  void CountLine(const Event& event, SourceInfo* s);
 
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;

@@ -36,11 +36,9 @@ struct CliSpec {
   std::string default_command;          ///< Run when the first argument is not a subcommand.
 };
 
-/// Reads the subcommands and options out of a fully described CLI11 app.
+/// Reads the subcommands and options out of a fully described CLI11 app. Defined in
+/// src/cli/main.cc, the one translation unit that includes CLI11.
 CliSpec DescribeCli(const CLI::App& app, const std::string& default_command);
-
-/// The command with this name, or nullptr.
-const CliCommandSpec* FindCommand(const CliSpec& spec, const std::string& name);
 
 }  // namespace ncclscope::cli
 

@@ -73,6 +73,10 @@ struct EventsCommandOptions {
   std::string output;
   std::string type;  ///< Only events of this type (comma-separated list).
   bool stats = false;
+  /// --unrecognized: instead of the events, the lines that mention NCCL and that nothing
+  /// understood, grouped by shape (`format` text or json).
+  bool unrecognized = false;
+  std::string format = "text";
 };
 
 struct RanksCommandOptions {

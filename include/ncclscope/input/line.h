@@ -12,12 +12,22 @@ namespace ncclscope {
 
 /// What the stripped prefixes said about a line. Empty views / -1 mean "no such prefix".
 struct LineMeta {
-  std::string_view timestamp;  ///< kubectl --timestamps (RFC3339) or CloudWatch export time.
-  std::string_view pod;        ///< kubectl --prefix `[pod/NAME/CONTAINER]`: "NAME/CONTAINER".
-  std::string_view service;    ///< docker compose `svc-1  | `.
-  int launcher_rank =
-      -1;                 ///< torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, srun `3: `.
-  bool had_ansi = false;  ///< ANSI colour codes were removed.
+  /// kubectl --timestamps, CRI / docker json-file record time, CloudWatch export time, CI job log
+  /// time, syslog time: the outermost (the collector's) wins.
+  std::string_view timestamp;
+  /// kubectl --prefix `[pod/NAME/CONTAINER]`: "NAME/CONTAINER"; a JSON record's Kubernetes pod;
+  /// a Loki `pod="..."` label.
+  std::string_view pod;
+  std::string_view service;  ///< docker compose `svc-1  | `.
+  /// torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, horovod `[3]<stdout>:`, srun
+  /// `3: `, SkyPilot `rank=3`.
+  int launcher_rank = -1;
+  /// Who printed the line, as the prefixes closest to the text say (the innermost wins): a pdsh /
+  /// DeepSpeed host (`10.0.87.143: `), a Ray or SkyPilot worker's `ip=`, a syslog / journald host.
+  std::string_view origin_host;
+  uint32_t origin_pid = 0;       ///< Ray `pid=N`, syslog `ident[N]:`; 0 when unknown.
+  std::string_view origin_name;  ///< Ray actor (`RayWorkerWrapper`), syslog ident (`python3`).
+  bool had_ansi = false;         ///< ANSI colour codes were removed (also ESC-less `[36m` remnants).
 
   /// Back to the defaults field by field (GCC copies a whole `LineMeta{}` through a stack
   /// temporary, which costs a store-forwarding stall on every line).
@@ -26,6 +36,9 @@ struct LineMeta {
     pod = {};
     service = {};
     launcher_rank = -1;
+    origin_host = {};
+    origin_pid = 0;
+    origin_name = {};
     had_ansi = false;
   }
 };

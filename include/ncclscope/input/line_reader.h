@@ -2,7 +2,7 @@
 // line. Handles CRLF, a last line without newline, and over-long lines (cut at max_line bytes, the
 // rest of the physical line skipped and reported as truncated). The newline search (SSE2 where
 // available) also notes whether a line holds any byte that needs a closer look (NUL, ESC or a
-// byte >= 0x80), so that clean ASCII lines skip the later per-line checks.
+// byte >= 0x80, or a CR inside the line), so that clean ASCII lines skip the later per-line checks.
 //
 // Lifetime: the view returned by Next() is valid until the next call to Next().
 #ifndef NCCLSCOPE_INPUT_LINE_READER_H_
@@ -30,7 +30,8 @@ class LineReader {
   /// the physical line was longer than max_line.
   bool Next(std::string_view* line, bool* truncated);
 
-  /// True if the line last returned by Next() is plain: no NUL, no ESC and no byte >= 0x80.
+  /// True if the line last returned by Next() is plain: no NUL, no ESC, no CR (a CRLF ending
+  /// counts) and no byte >= 0x80.
   /// False means "maybe not" (the caller then checks the line itself).
   bool line_is_plain() const { return line_plain_; }
 

@@ -1,6 +1,8 @@
-// LineStream: one input opened, split into lines and stripped of prefixes, yielding Line values
-// with their metadata, number and source index. Problems are counted in InputDiagnostics rather
-// than stopping the stream: only an open failure or a damaged stream sets the Status.
+// LineStream: one input opened, split into lines, container records decoded (CRI, docker
+// json-file, JSON exports; partial records joined), lines split again at inner CRs and newlines
+// (progress bars, multi-line JSON messages), and prefixes stripped, yielding Line values with
+// their metadata, number and source index. Problems are counted in InputDiagnostics rather than
+// stopping the stream: only an open failure or a damaged stream sets the Status.
 //
 // Lifetime: the views in the Line returned by Next() are valid until the next call to Next().
 #ifndef NCCLSCOPE_INPUT_LINE_STREAM_H_
@@ -13,6 +15,7 @@
 
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/byte_source.h"
+#include "ncclscope/input/container_record.h"
 #include "ncclscope/input/line.h"
 #include "ncclscope/input/line_reader.h"
 
@@ -25,6 +28,11 @@ struct InputDiagnostics {
   uint64_t truncated_lines = 0;     ///< Lines longer than the limit, cut.
   uint64_t nul_lines = 0;           ///< Lines holding NUL bytes (passed through as data).
   uint64_t invalid_utf8_lines = 0;  ///< Lines that are not valid UTF-8 (passed through).
+  uint64_t container_records = 0;   ///< CRI / JSON log records decoded.
+  uint64_t malformed_records = 0;   ///< Lines that looked like JSON records but were not valid
+                                    ///< JSON (passed through as they are).
+  uint64_t joined_records = 0;      ///< Partial records (CRI `P`, split docker lines) joined.
+  uint64_t split_lines = 0;         ///< Physical lines split at inner CRs or newlines.
   Status status;  ///< Non-ok: the input could not be opened or its stream was damaged.
 };
 
@@ -48,10 +56,32 @@ class LineStream {
   const InputDiagnostics& diagnostics() const { return diag_; }
 
  private:
+  /// Reads the next logical line (records decoded and joined) into pending_/record_.
+  bool ReadLogical();
+  /// Emits the next piece of pending_ (up to an inner CR or newline) as *line.
+  void EmitSegment(Line* line);
+
   std::unique_ptr<ByteSource> source_;
   std::optional<LineReader> reader_;
   std::string scratch_;
+  ContainerDecoder decoder_;
+  ContainerRecord record_;  ///< The record of the current logical line (format kPlain if none).
+  std::string joined_;      ///< Partial records joined so far.
+  std::string_view pending_;  ///< What is left of the current logical line.
+  bool pending_plain_ = false;  ///< pending_ holds no ESC, CR or newline: no split, no ANSI.
+  bool has_pending_ = false;
+  bool split_counted_ = false;  ///< The current logical line was counted in split_lines.
+  bool last_plain_ = false;     ///< LineReader::line_is_plain() of the last physical line.
+  /// A line read while joining partial records that turned out not to continue them: it is the
+  /// next logical line (copied, since the reader's buffer moves on).
+  std::string deferred_;
+  std::string_view deferred_view_;
+  bool deferred_truncated_ = false;
+  bool has_deferred_ = false;
+  uint64_t number_ = 0;     ///< Physical line number of the current logical line.
+  bool truncated_ = false;
   uint32_t source_index_;
+  size_t max_line_;
   InputDiagnostics diag_;
 };
 

@@ -37,10 +37,16 @@ struct SourceInfo {
   std::string name;
   std::string pod;  ///< kubectl --prefix pod/container this source was split from, if any.
   uint64_t lines = 0;
-  uint64_t nccl_lines = 0;  ///< Lines with NCCL's prefix (or the bare version line).
+  uint64_t nccl_lines = 0;  ///< NCCL messages (NCCL's head or a `NCCL INFO|WARN|...` anchor
+                            ///< anywhere in the line; the version line).
   uint64_t events = 0;
-  uint64_t unrecognized = 0;
+  uint64_t unrecognized = 0;     ///< NCCL messages of no known format.
   uint64_t framework_lines = 0;  ///< Recognised PyTorch lines.
+  /// Other lines that mention "NCCL" (PyTorch errors, launcher and user output), understood or
+  /// not; unrecognized_mentions of them were not understood.
+  uint64_t mention_lines = 0;
+  uint64_t unrecognized_mentions = 0;
+  uint64_t malformed_records = 0;  ///< Lines that looked like JSON log records but were not.
   uint64_t truncated_lines = 0;
   uint64_t nul_lines = 0;
   uint64_t invalid_utf8_lines = 0;
@@ -108,6 +114,9 @@ struct Process {
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
+  /// Its NCCL lines had no `host:pid:tid` head: hostname and pid come from the prefixes (pdsh
+  /// host, Ray pid/ip, pod), or hostname is "?" and the input's name when nothing told.
+  bool headless = false;
 };
 
 /// A physical host: processes sharing a hostname, or sharing a bootstrap address.
@@ -225,7 +234,7 @@ struct FrameworkRecord {
 
 struct JobStats {
   uint64_t lines = 0, nccl_lines = 0, events = 0, unrecognized = 0, connection_lines = 0,
-           framework_lines = 0, bytes = 0;
+           framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0;
   std::map<std::string, uint64_t> events_by_type;
 };
 

@@ -22,6 +22,9 @@ namespace ncclscope {
 enum class Level : uint8_t { kNone, kVersion, kInfo, kWarn, kTrace, kCall, kTorch };
 
 /// Where an event came from. host/pid/tid/dev are empty/0/-1 for lines without NCCL's prefix.
+/// A NCCL message without NCCL's `host:pid:tid` head (`[1] NCCL INFO ...`, a bare `NCCL INFO
+/// ...`) is `headless`: its host is empty and who printed it is what the line's prefixes say
+/// (`meta`: pod, pdsh host, Ray pid/ip, launcher rank) and its device.
 struct EventContext {
   uint32_t source = 0;
   uint64_t line = 0;
@@ -41,6 +44,8 @@ struct EventContext {
   /// source, lines with the same prefix_id have the same host, pid, tid and dev, so consumers may
   /// key per-line lookups on (source, prefix_id). 0 when the line's prefix was not remembered.
   uint32_t prefix_id = 0;
+  bool headless = false;
+  bool attention = false;  ///< 2.32's `NCCL ATTN` level (parsed as INFO).
 };
 
 // ---- Versions and environment ------------------------------------------------------------------
@@ -330,9 +335,12 @@ struct FrameworkEvent {
 struct KnownNoise {
   std::string_view family;
 };
-/// A line with NCCL's prefix whose message matches no known format. Never dropped silently.
+/// A NCCL message (any line with a `NCCL INFO|WARN|...` anchor) whose text matches no known
+/// format, or (`mention`) another line that mentions NCCL and that no parser understood. Never
+/// dropped silently: counted per input and listed by `ncclscope events --unrecognized`.
 struct Unrecognized {
   std::string_view message;
+  bool mention = false;
 };
 
 using EventData =

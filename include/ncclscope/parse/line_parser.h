@@ -1,9 +1,15 @@
-// LineParser: turns one stripped input line into at most one typed Event.
+// LineParser: turns one stripped input line into typed Events: one per NCCL message (two
+// processes' output glued on one line gives two), or one framework event.
 //
 // Recognises NCCL's own prefix (host:pid:tid [dev], optional [timestamp], WARN/TRACE location,
-// 2.30 `(function)`), the bare version line, and the PyTorch ProcessGroupNCCL / torchelastic lines
-// listed in nccl-log-formats.md §7. The hot messages (connection lines, COLL lines) are parsed by
-// hand after a cheap prefilter; rarer bodies use re2.
+// 2.30 `(function)`) at the start of the line or, through the NcclLocator, anywhere in it (behind
+// prefixes the input layer does not know, or without a head at all: `[1] NCCL INFO ...`), the
+// version line, and the PyTorch ProcessGroupNCCL / torchelastic lines listed in
+// nccl-log-formats.md §7. A line that mentions NCCL and that nothing understood becomes an
+// Unrecognized event with `mention` set, so that it is counted, never lost. A message cut before
+// its text ended (empty after `NCCL INFO`, or a connection line stopping at `via`) is joined with
+// the anchor-less line that continues it a few lines later. The hot messages
+// (connection lines, COLL lines) are parsed by hand after a cheap prefilter.
 //
 // Thread safety: a LineParser keeps a little per-stream state (the "Last error:" continuation);
 // use one per input stream. Lifetime: the event's views point into `line.text`.
@@ -29,10 +35,20 @@ class LineParser {
   LineParser(const LineParser&) = delete;
   LineParser& operator=(const LineParser&) = delete;
 
+  /// Parses the line's first message (or framework event) into *event.
   ParseOutcome Parse(const Line& line, Event* event);
+  /// After Parse: the next NCCL message glued onto the same line, if any. `line` must be the one
+  /// given to Parse and still alive.
+  bool ParseMore(Event* event);
 
  private:
   struct State;
+  bool ParseMessage(const Line& line, std::string_view text, Event* event);
+  /// Remembers a message cut before its text ended; it becomes KnownNoise "cut".
+  void NoteIfCut(std::string_view message, Event* event);
+  /// A line without NCCL anchor that completes the cut message before it.
+  bool ParseContinuation(const Line& line, Event* event);
+  void Dispatch(Event* event);
   std::unique_ptr<State> state_;
 };
 

@@ -1,0 +1,162 @@
+// Prefixes that start with a timestamp: kubectl --timestamps and GitHub Actions (RFC 3339 and a
+// space), CloudWatch exports (`TIME | `), GitLab job logs (`TIME 00O+ `), Loki logcli
+// (`TIME {labels} `), and syslog / journald short lines (`Nov 22 10:00:01 HOST IDENT[PID]: `).
+#include <string_view>
+
+#include "prefix_internal.h"
+
+namespace ncclscope::prefix_internal {
+namespace {
+
+bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/// GitLab's raw job log marks each line after its timestamp with a stream number, O (stdout) or E
+/// (stderr) and '+' for a continued line: `00O `, `01E+ `. Returns its length with the blank.
+size_t GitLabStreamLength(std::string_view s, size_t k) {
+  if (k + 4 > s.size() || !IsHex(s[k]) || !IsHex(s[k + 1]) || (s[k + 2] != 'O' && s[k + 2] != 'E'))
+    return 0;
+  size_t e = k + 3;
+  if (s[e] == '+') ++e;
+  if (e >= s.size() || s[e] != ' ') return 0;
+  return e + 1 - k;
+}
+
+/// Loki logcli prints the stream's labels after the time: `{container="c", pod="p"} `. Returns
+/// the length with the blank; a `pod` label becomes the line's pod.
+size_t LokiLabelsLength(std::string_view s, size_t k, LineMeta* meta) {
+  if (k >= s.size() || s[k] != '{') return 0;
+  const size_t limit = s.size() - k < 2048 ? s.size() : k + 2048;
+  size_t i = k + 1;
+  std::string_view pod;
+  bool in_string = false;
+  size_t key_start = i;
+  for (; i < limit; ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      const std::string_view key = s.substr(key_start, i - key_start);
+      if ((key == "pod=" || key == "pod_name=") && pod.empty()) {
+        const size_t end = s.find('"', i + 1);
+        if (end != std::string_view::npos && end < limit) pod = s.substr(i + 1, end - i - 1);
+      }
+    } else if (c == ',' || c == ' ') {
+      key_start = i + 1;
+    } else if (c == '}') {
+      break;
+    }
+  }
+  if (i >= limit || s[i] != '}' || i + 1 >= s.size() || s[i + 1] != ' ') return 0;
+  if (!pod.empty()) SetView(&meta->pod, pod);
+  return i + 2 - k;
+}
+
+constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+bool IsMonth(std::string_view s) {
+  if (s.size() < 3) return false;
+  for (std::string_view m : kMonths) {
+    if (s.substr(0, 3) == m) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+size_t Rfc3339Length(std::string_view s, size_t i) {
+  const size_t b = i;
+  if (!Digits(s, i, 4) || i + 19 > s.size() || s[i + 4] != '-' || !Digits(s, i + 5, 2) ||
+      s[i + 7] != '-' || !Digits(s, i + 8, 2) || s[i + 10] != 'T' || !Digits(s, i + 11, 2) ||
+      s[i + 13] != ':' || !Digits(s, i + 14, 2) || s[i + 16] != ':' || !Digits(s, i + 17, 2)) {
+    return 0;
+  }
+  i += 19;
+  if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+    size_t d = i + 1;
+    while (d < s.size() && IsDigit(s[d])) ++d;
+    if (d == i + 1) return 0;
+    i = d;
+  }
+  if (i < s.size() && s[i] == 'Z') return i + 1 - b;
+  if (i + 3 <= s.size() && (s[i] == '+' || s[i] == '-') && Digits(s, i + 1, 2)) {
+    if (i + 6 <= s.size() && s[i + 3] == ':' && Digits(s, i + 4, 2)) return i + 6 - b;
+    if (Digits(s, i + 3, 2)) return i + 5 - b;  // journalctl -o short-iso: +0000
+  }
+  return 0;
+}
+
+size_t MatchTimestamp(std::string_view s, LineMeta* meta) {
+  const size_t t = Rfc3339Length(s, 0);
+  if (t == 0) return 0;
+  if (s.substr(t, 3) == " | ") {  // CloudWatch export
+    SetView(&meta->timestamp, s.substr(0, t));
+    return t + 3;
+  }
+  if (t == s.size()) {  // kubectl --timestamps of an empty line
+    SetView(&meta->timestamp, s.substr(0, t));
+    return t;
+  }
+  if (s[t] != ' ') return 0;
+  SetView(&meta->timestamp, s.substr(0, t));
+  size_t k = t + 1;
+  k += GitLabStreamLength(s, k);
+  k += LokiLabelsLength(s, k, meta);
+  return k;
+}
+
+size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
+  // "2020-11-08 20:25:49" [".123" | ",123"] " "
+  if (s.size() < 21 || !Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
+      !Digits(s, 8, 2) || s[10] != ' ' || !Digits(s, 11, 2) || s[13] != ':' ||
+      !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
+    return 0;
+  }
+  size_t k = 19;
+  if (k < s.size() && (s[k] == '.' || s[k] == ',')) {
+    size_t d = k + 1;
+    while (d < s.size() && IsDigit(s[d])) ++d;
+    k = d;
+  }
+  if (k >= s.size() || s[k] != ' ' || !StartsWithHeadOrPrefix(s.substr(k + 1))) return 0;
+  SetView(&meta->timestamp, s.substr(0, k));
+  return k + 1;
+}
+
+size_t MatchSyslog(std::string_view s, LineMeta* meta) {
+  // "Nov 22 10:00:01 " or "Nov  2 10:00:01.123456 "
+  if (s.size() < 16 || !IsMonth(s) || s[3] != ' ') return 0;
+  size_t k = 4;
+  if (s[k] == ' ') ++k;
+  if (!IsDigit(s[k])) return 0;
+  ++k;
+  if (k < s.size() && IsDigit(s[k])) ++k;
+  if (k + 10 > s.size() || s[k] != ' ' || !Digits(s, k + 1, 2) || s[k + 3] != ':' ||
+      !Digits(s, k + 4, 2) || s[k + 6] != ':' || !Digits(s, k + 7, 2)) {
+    return 0;
+  }
+  k += 9;
+  if (k < s.size() && s[k] == '.') {
+    size_t d = k + 1;
+    while (d < s.size() && IsDigit(s[d])) ++d;
+    k = d;
+  }
+  if (k >= s.size() || s[k] != ' ') return 0;
+  LineMeta tail;
+  const size_t n = SyslogTailLength(s.substr(k + 1), /*require_pid=*/false, &tail);
+  if (n == 0) return 0;
+  SetView(&meta->timestamp, s.substr(0, k));
+  meta->origin_host = tail.origin_host;
+  meta->origin_name = tail.origin_name;
+  if (tail.origin_pid != 0) meta->origin_pid = tail.origin_pid;
+  return k + 1 + n;
+}
+
+}  // namespace ncclscope::prefix_internal
