@@ -1,28 +1,40 @@
 #!/usr/bin/env bash
-# Throughput and memory benchmark of `ncclscope analyze` against `grep -c NCCL`.
+# Throughput and memory of `ncclscope analyze` against `grep -c NCCL`, shape by shape.
 #
-# Usage: bench/run_bench.sh [SIZE_MB]          (default 1024)
-#   RUNS=3        timed runs per tool (the fastest counts)
-#   MEMCHECK=1    also measure peak RSS at 10 MB and 2048 MB (0 to skip)
-#   KEEP=0        keep the generated logs under $BENCH_DIR (default: deleted at the end)
+# Usage: bench/run_bench.sh [SIZE_MB]          (default 256: the size of each generated log)
+#   SHAPES="mixed comms restarts ranks coll all long gzip files big-j2"   rows to run
+#   RUNS=5         timed runs per tool and shape, side by side (the fastest of each counts)
+#   MEMCHECK=1     peak RSS of analyze on the shape at a quarter of its size and at full size
+#   KEEP=0         keep the generated logs under $BENCH_DIR (default: deleted at the end)
 #   BENCH_DIR=/tmp/ncclscope-bench   where the logs are generated
 #   NCCLSCOPE=path/to/ncclscope      binary to measure (default: build-rel/ncclscope, built here)
+#   NCCLSCOPE_BASE=path/to/ncclscope a second binary timed in the same runs (e.g. an older commit)
+#   BASE_TIMEOUT=120                 seconds one run of the second binary may take
 #
-# The log is real corpus output: coll_heavy.log (12k COLL lines), subsys_all.log
-# (NCCL_DEBUG_SUBSYS=ALL) and default.log concatenated again and again. Each copy gets its own
-# hostname and commIds (64 distinct hosts, then the copies repeat them), so the job has a fixed
-# size (64 hosts x 12 processes) however long the log is: that is what makes peak RSS comparable
-# between 10 MB and 2 GB. Page cache is warmed before timing; both tools run single-threaded.
+# Shapes (bench/gen_shapes.py; every line comes from testdata/corpus/h200x4):
+#   mixed    coll_heavy + subsys_all + default per host, 64 hosts (the original run_bench.sh log)
+#   comms    4 processes creating 10,000 communicators each (world + splits, connect, destroy)
+#   restarts hundreds of restarts of the same 4 processes (same pids and comm pointers)
+#   ranks    1,024 ranks on 128 hosts with COLL lines (bench/gen_job.py)
+#   coll     NCCL_DEBUG_SUBSYS=INIT,COLL: a long COLL flood
+#   all      NCCL_DEBUG_SUBSYS=ALL, 64 hosts
+#   long     very long lines (ring orders of 2,048-16,384 ranks, Trees of up to 1,024 channels)
+#   gzip     mixed, gzip-compressed (grep side: zgrep -c NCCL; MB/s of the uncompressed bytes)
+#   files    one file per rank, 4,096 files in a directory (grep -rc; analyze -j 1 DIR)
+#   big-j2   mixed at twice SIZE_MB, analyze -j 2 (the file cut into pieces) vs one grep
+# Every other row runs analyze single-threaded (-j 1), like grep. Page cache is warmed first.
+# Performance is measured here, never asserted in CI.
 set -euo pipefail
 
-SIZE_MB=${1:-1024}
-RUNS=${RUNS:-3}
+SIZE_MB=${1:-256}
+SHAPES=${SHAPES:-"mixed comms restarts ranks coll all long gzip files big-j2"}
+RUNS=${RUNS:-5}
 MEMCHECK=${MEMCHECK:-1}
 KEEP=${KEEP:-0}
 BENCH_DIR=${BENCH_DIR:-/tmp/ncclscope-bench}
+BASE_TIMEOUT=${BASE_TIMEOUT:-120}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CORPUS="$ROOT/testdata/corpus/h200x4"
-HOSTS=64
+GEN="$ROOT/bench/gen_shapes.py"
 
 if [[ -z "${NCCLSCOPE:-}" ]]; then
   cmake -S "$ROOT" -B "$ROOT/build-rel" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -30,96 +42,131 @@ if [[ -z "${NCCLSCOPE:-}" ]]; then
   cmake --build "$ROOT/build-rel" --target ncclscope >/dev/null
   NCCLSCOPE="$ROOT/build-rel/ncclscope"
 fi
+BASE=${NCCLSCOPE_BASE:-}
 
 mkdir -p "$BENCH_DIR"
 cleanup() { if [[ "$KEEP" != 1 ]]; then rm -rf "$BENCH_DIR"; fi; }
 trap cleanup EXIT
+export LC_ALL=C  # grep's fastest mode (and what a user typing grep -c usually gets in CI)
 
-# One copy of the three logs for host number $1: host "vm" becomes "nodeNNN", commIds get the
-# host number in their first hex digits.
-one_copy() {
-  local h
-  h=$(printf '%03d' "$1")
-  local hx
-  hx=$(printf '%04x' "$1")
-  for f in coll_heavy.log subsys_all.log default.log; do
-    sed -e "s/^vm:/node$h:/" -e "s/commId 0x..../commId 0x$hx/g" "$CORPUS/$f"
-  done
+# Generates shape $1 at $2 MB (comms: $2 scales the communicator count) into $3, once.
+gen() {
+  local shape=$1 mb=$2 out=$3
+  [[ -e "$out" ]] && return
+  echo "generating $out ..." >&2
+  case "$shape" in
+    comms) python3 "$GEN" comms --comms $((10000 * mb / SIZE_MB)) -o "$out" ;;
+    gzip)
+      gen mixed "$mb" "$BENCH_DIR/mixed-${mb}.log"
+      gzip -c "$BENCH_DIR/mixed-${mb}.log" >"$out.tmp" && mv "$out.tmp" "$out"
+      ;;
+    big-j2) gen mixed "$mb" "$out" ;;
+    *) python3 "$GEN" "$shape" --size-mb "$mb" -o "$out" ;;
+  esac
 }
 
-# Writes a log of at least $1 MB to $2 (copies are whole, so it may be a little larger).
-generate() {
-  local want=$(($1 * 1024 * 1024)) out=$2
-  [[ -f "$out" ]] && return
-  local tmpl="$BENCH_DIR/tmpl"
-  mkdir -p "$tmpl"
-  for ((h = 0; h < HOSTS; h++)); do [[ -f "$tmpl/$h" ]] || one_copy "$h" >"$tmpl/$h"; done
-  : >"$out"
-  local size=0 c=0
-  while ((size < want)); do
-    cat "$tmpl/$((c % HOSTS))" >>"$out"
-    size=$(stat -c %s "$out")
-    c=$((c + 1))
-  done
+# Input path of shape $1 at $2 MB.
+input_of() {
+  case "$1" in
+    gzip) echo "$BENCH_DIR/mixed-$2.log.gz" ;;
+    files) echo "$BENCH_DIR/files-$2" ;;
+    big-j2) echo "$BENCH_DIR/mixed-$2.log" ;;
+    *) echo "$BENCH_DIR/$1-$2.log" ;;
+  esac
 }
 
-warm() { cat "$1" >/dev/null; cat "$1" >/dev/null; }
-
-now() { date +%s.%N; }
-
-# Fastest wall time of $RUNS runs of the command.
-best_time() {
-  local best=""
-  for ((r = 0; r < RUNS; r++)); do
-    local t0 t1
-    t0=$(now)
-    "$@" >"$BENCH_DIR/out" 2>&1 || true  # not /dev/null: grep stops at the first match there
-    t1=$(now)
-    best=$(awk -v a="$t0" -v b="$t1" -v best="$best" \
-      'BEGIN { d = b - a; if (best == "" || d < best) best = d; printf "%.3f", best }')
-  done
-  echo "$best"
+# Uncompressed bytes of an input.
+bytes_of() {
+  case "$1" in
+    *.gz) gzip -dc "$1" | wc -c ;;
+    *) find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }' ;;
+  esac
 }
 
-# Peak RSS in MiB of one run.
+warm() { if [[ -d "$1" ]]; then cat "$1"/* >/dev/null; cat "$1"/* >/dev/null; else cat "$1" >/dev/null; cat "$1" >/dev/null; fi; }
+
+grep_cmd() {
+  case "$1" in
+    gzip) echo "zgrep -c NCCL $2" ;;
+    files) echo "grep -rc NCCL $2" ;;
+    *) echo "grep -c NCCL $2" ;;
+  esac
+}
+jobs_of() { if [[ "$1" == big-j2 ]]; then echo 2; else echo 1; fi; }
+
+now() { date +%s%N; }
+# Wall seconds of one run of "$@" (output to a file: GNU grep stops at the first match when
+# stdout is /dev/null); "timeout" when it ran past $TIMEOUT seconds (if set).
+one_run() {
+  local t0 t1 rc=0
+  t0=$(now)
+  if [[ -n "${TIMEOUT:-}" ]]; then
+    timeout "$TIMEOUT" "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
+  else
+    "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
+  fi
+  t1=$(now)
+  if [[ $rc == 124 ]]; then echo timeout; else awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; fi
+}
+min_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "timeout") print b; else if (b == "timeout" || a + 0 <= b + 0) print a; else print b }'; }
+mbps() { if [[ "$2" == timeout || -z "$2" ]]; then echo "-"; else awk -v b="$1" -v t="$2" 'BEGIN { printf "%.0f", b / 1e6 / t }'; fi; }
+
+# Peak RSS in MiB of one analyze run.
 peak_rss() {
   /usr/bin/time -f %M -o "$BENCH_DIR/rss" "$@" >/dev/null 2>&1 || true
   awk '{ printf "%.1f", $1 / 1024 }' "$BENCH_DIR/rss"
 }
 
-analyze() { "$NCCLSCOPE" analyze --format json --quiet "$1"; }
+echo "ncclscope benchmark: $(nproc) cores, $(uname -m), $SIZE_MB MB per shape, best of $RUNS," \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+echo "binary: $NCCLSCOPE${BASE:+; second binary: $BASE}"
+hdr="%-9s %8s %10s %10s %7s"
+[[ -n "$BASE" ]] && hdr+=" %10s %7s"
+[[ "$MEMCHECK" == 1 ]] && hdr+=" %16s"
+hdr+="\n"
+args=(shape MB "grep MB/s" "ncs MB/s" ratio)
+[[ -n "$BASE" ]] && args+=("base MB/s" ratio)
+[[ "$MEMCHECK" == 1 ]] && args+=("RSS MiB 1/4>full")
+# shellcheck disable=SC2059
+printf "$hdr" "${args[@]}"
 
-LOG="$BENCH_DIR/bench-${SIZE_MB}MB.log"
-echo "generating $LOG ..." >&2
-generate "$SIZE_MB" "$LOG"
-BYTES=$(stat -c %s "$LOG")
-MB=$(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }')
-warm "$LOG"
-
-export LC_ALL=C  # grep's fastest mode (and what a user typing grep -c usually gets in CI)
-T_GREP=$(best_time grep -c NCCL "$LOG")
-T_NS=$(best_time analyze "$LOG")
-
-echo
-echo "ncclscope benchmark: $(nproc) cores, $(uname -m), file $MB MB ($BYTES bytes), best of $RUNS"
-echo "binary: $NCCLSCOPE"
-printf '%-34s %10s %10s\n' "command" "wall s" "MB/s"
-printf '%-34s %10s %10s\n' "grep -c NCCL FILE" "$T_GREP" \
-  "$(awk -v b="$BYTES" -v t="$T_GREP" 'BEGIN { printf "%.0f", b / 1e6 / t }')"
-printf '%-34s %10s %10s\n' "ncclscope analyze --format json" "$T_NS" \
-  "$(awk -v b="$BYTES" -v t="$T_NS" 'BEGIN { printf "%.0f", b / 1e6 / t }')"
-printf '%-34s %10s\n' "ratio analyze / grep" \
-  "$(awk -v a="$T_NS" -v g="$T_GREP" 'BEGIN { printf "%.2f", a / g }')"
-
-if [[ "$MEMCHECK" == 1 ]]; then
-  echo
-  printf '%-34s %10s\n' "peak RSS of analyze" "MiB"
-  for mb in 10 "$SIZE_MB" 2048; do
-    f="$BENCH_DIR/bench-${mb}MB.log"
-    echo "generating $f ..." >&2
-    generate "$mb" "$f"
-    printf '%-34s %10s\n' "$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.0f MB log", b / 1e6 }')" \
-      "$(peak_rss "$NCCLSCOPE" analyze --format json --quiet "$f")"
-    if [[ "$f" != "$LOG" && "$KEEP" != 1 ]]; then rm -f "$f"; fi
+for shape in $SHAPES; do
+  mb=$SIZE_MB
+  [[ "$shape" == big-j2 ]] && mb=$((2 * SIZE_MB))
+  in=$(input_of "$shape" "$mb")
+  gen "$shape" "$mb" "$in"
+  bytes=$(bytes_of "$in")
+  j=$(jobs_of "$shape")
+  warm "$in"
+  read -r -a gcmd <<<"$(grep_cmd "$shape" "$in")"
+  acmd=("$NCCLSCOPE" analyze -j "$j" --format json --quiet "$in")
+  bcmd=()
+  [[ -n "$BASE" ]] && bcmd=("$BASE" analyze -j "$j" --format json --quiet "$in")
+  tg="" ta="" tb=""
+  for ((r = 0; r < RUNS; r++)); do
+    tg=$(min_of "$tg" "$(one_run "${gcmd[@]}")")
+    ta=$(min_of "$ta" "$(one_run "${acmd[@]}")")
+    if [[ -n "$BASE" && "$tb" != timeout ]]; then
+      tb=$(min_of "$tb" "$(TIMEOUT=$BASE_TIMEOUT one_run "${bcmd[@]}")")
+    fi
   done
-fi
+  row=("$shape" "$(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }')" "$(mbps "$bytes" "$tg")"
+    "$(mbps "$bytes" "$ta")" "$(awk -v a="$ta" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')")
+  if [[ -n "$BASE" ]]; then
+    if [[ "$tb" == timeout ]]; then
+      row+=("<$(mbps "$bytes" "$BASE_TIMEOUT")" ">$(awk -v a="$BASE_TIMEOUT" -v g="$tg" 'BEGIN { printf "%.0f", a / g }')")
+    else
+      row+=("$(mbps "$bytes" "$tb")" "$(awk -v a="$tb" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')")
+    fi
+  fi
+  if [[ "$MEMCHECK" == 1 ]]; then
+    quarter=$((mb / 4))
+    qin=$(input_of "$shape" "$quarter")
+    gen "$shape" "$quarter" "$qin"
+    row+=("$(peak_rss "$NCCLSCOPE" analyze -j "$j" --format json --quiet "$qin")>$(peak_rss "${acmd[@]}")")
+    if [[ "$KEEP" != 1 ]]; then rm -rf "$qin"; fi
+  fi
+  # shellcheck disable=SC2059
+  printf "$hdr" "${row[@]}"
+  if [[ "$KEEP" != 1 && "$shape" != mixed ]]; then rm -rf "$in"; fi
+done

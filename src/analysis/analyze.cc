@@ -1,5 +1,8 @@
 #include "ncclscope/analysis/analyze.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "ncclscope/analysis/event_pipeline.h"
 #include "ncclscope/analysis/topo_paths.h"
 #include "ncclscope/model/job_builder.h"
@@ -27,10 +30,22 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   ExpandedInputs inputs = ExpandInputs(options.inputs);
   result->problems = inputs.problems;
   JobBuilder builder(&result->job);
-  if (options.jobs != 1 && inputs.inputs.size() > 1) {
-    // Condense in parallel, replay in input order: the same events in the same order.
-    CondenseInParallel(inputs.inputs, options.jobs, [&](CondensedInput&& c) {
-      ReplayCondensed(c, &result->job, &builder, &result->problems);
+  const unsigned jobs =
+      options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // Several inputs, or one large file cut into pieces: condense the pieces in parallel, replay
+  // them in input order: the same events in the same order.
+  const std::vector<InputPiece> pieces = PlanPieces(inputs.inputs, jobs, options.piece_bytes);
+  if (jobs != 1 && pieces.size() > 1) {
+    CondensedReplay replay(&result->job, &builder, &result->problems);
+    uint64_t done = 0;
+    CondenseInParallel(inputs.inputs, pieces, jobs, [&](size_t i, CondensedInput&& c) {
+      if (pieces[i].first) {
+        replay.FinishInput();
+        done = 0;
+      }
+      replay.Add(c);
+      done += c.bytes;
+      if (options.progress) options.progress(c.name, done, -1);
     });
   } else {
     EventPipeline pipeline(&result->job.sources, &result->job.stats);

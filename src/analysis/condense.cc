@@ -1,6 +1,12 @@
 // CondenseInput / ReplayCondensed: the lines of an input that the job model needs, and their
 // replay. The rules for what may be dropped follow JobBuilder (src/model): see condensed.h.
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -15,29 +21,123 @@
 namespace ncclscope {
 namespace {
 
+constexpr size_t kEventTypes = std::variant_size_v<EventData>;
+
+/// A line's text held between events: a buffer that only grows (a memcpy per line; replacing a
+/// std::string's contents costs several times more).
+class TextBuf {
+ public:
+  void Set(std::string_view s) {
+    if (s.size() > buf_.size()) buf_.resize(std::max<size_t>(s.size(), 2 * buf_.size()));
+    if (!s.empty()) std::memcpy(buf_.data(), s.data(), s.size());
+    size_ = s.size();
+  }
+  std::string_view view() const { return {buf_.data(), size_}; }
+
+ private:
+  std::vector<char> buf_;
+  size_t size_ = 0;
+};
+
+/// A line not yet known to be kept: what CondensedLine holds, in reusable buffers.
+struct HeldLine {
+  uint32_t source = 0;
+  uint64_t line = 0;
+  int launcher_rank = -1;
+  uint32_t origin_pid = 0;
+  TextBuf text;
+  TextBuf timestamp;
+  TextBuf origin_host;
+
+  void Set(const Event& e) {
+    source = e.ctx.source;
+    line = e.ctx.line;
+    text.Set(e.ctx.text);
+    launcher_rank = e.ctx.meta ? e.ctx.meta->launcher_rank : -1;
+    timestamp.Set(e.ctx.meta ? e.ctx.meta->timestamp : std::string_view());
+    origin_host.Set(e.ctx.meta ? e.ctx.meta->origin_host : std::string_view());
+    origin_pid = e.ctx.meta ? e.ctx.meta->origin_pid : 0;
+  }
+  CondensedLine Take() const {
+    CondensedLine l;
+    l.source = source;
+    l.line = line;
+    l.text.assign(text.view());
+    l.launcher_rank = launcher_rank;
+    l.timestamp.assign(timestamp.view());
+    l.origin_host.assign(origin_host.view());
+    l.origin_pid = origin_pid;
+    return l;
+  }
+};
+
+/// Copies what replay needs of an event's line into *l, reusing its strings' buffers.
+void AssignLine(const Event& e, CondensedLine* l) {
+  l->source = e.ctx.source;
+  l->line = e.ctx.line;
+  l->text.assign(e.ctx.text);
+  if (e.ctx.meta) {
+    l->launcher_rank = e.ctx.meta->launcher_rank;
+    l->timestamp.assign(e.ctx.meta->timestamp);
+    l->origin_host.assign(e.ctx.meta->origin_host);
+    l->origin_pid = e.ctx.meta->origin_pid;
+  } else {
+    l->launcher_rank = -1;
+    l->timestamp.clear();
+    l->origin_host.clear();
+    l->origin_pid = 0;
+  }
+}
+
+CondensedLine MakeLine(const Event& e) {
+  CondensedLine l;
+  AssignLine(e, &l);
+  return l;
+}
+
 /// A folded line that may turn out to be the last event of its process in its source.
 struct PendingLast {
-  CondensedLine line;
-  std::string_view type;  ///< EventTypeName of its event (static storage).
+  uint32_t source = 0;
+  bool valid = false;
+  size_t type = 0;  ///< Variant index of its event.
+  HeldLine line;
 };
 
 /// One COLL line of a run, with its communicator pointer.
 struct RunEntry {
   std::string comm;
-  CondensedLine line;
+  HeldLine line;
 };
 
 /// Per process (host, pid) of one input.
 struct ProcTrack {
   std::string host;
+  uint32_t pid = 0;
   /// The COLL lines since the process's last kept event, at most one per communicator pointer:
-  /// the last one. Within a run only the order of each communicator's last touch matters.
+  /// the last one. Within a run only the order of each communicator's last touch matters. A run
+  /// holds the communicators a process used between two kept lines: a few. Entries past
+  /// run_size are spare buffers.
   std::vector<RunEntry> run;
+  size_t run_size = 0;
   std::vector<uint32_t> sources_seen;  ///< Sources in which this process printed an event.
-  std::unordered_map<uint32_t, PendingLast> pending;  ///< source → folded last event, if any.
+  std::vector<PendingLast> pending;    ///< Per source: its folded last event, if any.
   /// (operation, algorithm, protocol) of the TUNING lines kept: the first line of each choice
   /// is kept (Process::coll_algos), the repeats are folded.
-  std::set<std::string> algos;
+  std::set<std::string, std::less<>> algos;
+
+  PendingLast* Pending(uint32_t source) {
+    for (auto& p : pending) {
+      if (p.source == source) return &p;
+    }
+    pending.emplace_back();
+    pending.back().source = source;
+    return &pending.back();
+  }
+  void DropPending(uint32_t source) {
+    for (auto& p : pending) {
+      if (p.source == source) p.valid = false;
+    }
+  }
 };
 
 class Condenser {
@@ -48,7 +148,9 @@ class Condenser {
   void OnEvent(const Event& e, std::vector<SourceInfo>* sources) {
     SourceInfo& s = (*sources)[e.ctx.source];
     ++s.events;
-    if (const auto* u = std::get_if<Unrecognized>(&e.data)) ++(u->mention ? s.unrecognized_mentions : s.unrecognized);
+    const size_t type = e.data.index();
+    if (const auto* u = std::get_if<Unrecognized>(&e.data))
+      ++(u->mention ? s.unrecognized_mentions : s.unrecognized);
     ProcTrack* proc = e.ctx.host.empty() ? nullptr : Track(e.ctx);
     bool first_in_source = false;
     if (proc) {
@@ -58,26 +160,31 @@ class Condenser {
         first_in_source = true;
       }
     }
+    // TUNING lines are noise except the first of each choice of a process (Process::coll_algos).
+    const auto* algo = std::get_if<CollAlgo>(&e.data);
+    const bool noise = std::holds_alternative<KnownNoise>(e.data) ||
+                       (algo && !(proc && NewAlgo(proc, *algo)));
     if (proc && !first_in_source) {
       if (const auto* c = std::get_if<Collective>(&e.data)) {
         AddToRun(proc, *c, e);
         return;
       }
-      const auto* algo = std::get_if<CollAlgo>(&e.data);
-      if (std::holds_alternative<KnownNoise>(e.data) || (algo && !NewAlgo(proc, *algo))) {
+      if (noise) {
         // Counters only. Kept in case it is the process's last line in this source.
-        std::string_view type = EventTypeName(e.data);
-        ++folded_[e.ctx.source][type];
-        proc->pending[e.ctx.source] = PendingLast{MakeLine(e), type};
+        Fold(e.ctx.source, e.data);
+        PendingLast* p = proc->Pending(e.ctx.source);
+        p->valid = true;
+        p->type = type;
+        p->line.Set(e);
         return;
       }
     } else if (!proc && std::holds_alternative<KnownNoise>(e.data)) {
-      ++folded_[e.ctx.source][EventTypeName(e.data)];
+      Fold(e.ctx.source, e.data);
       return;
     }
     if (proc) {
       FlushRun(proc);
-      proc->pending.erase(e.ctx.source);
+      proc->DropPending(e.ctx.source);
     }
     if (NeedsLastErrorMarker(e)) {
       CondensedLine marker;
@@ -91,27 +198,32 @@ class Condenser {
 
   /// Flushes the runs, promotes the pending last lines and fills the folded counters.
   void Finish(std::vector<SourceInfo> sources) {
-    for (auto& [pid, bucket] : procs_) {
-      for (auto& proc : bucket) {
-        FlushRun(&proc);
-        for (auto& [source, p] : proc.pending) {
-          --folded_[source][p.type];
-          out_->lines.push_back(std::move(p.line));
-        }
+    for (auto& proc : tracks_) {
+      FlushRun(&proc);
+      for (auto& p : proc.pending) {
+        if (!p.valid) continue;
+        --folded_[p.source][p.type];
+        out_->lines.push_back(p.line.Take());
       }
     }
-    // Runs and last lines were added late: back to input order.
-    std::stable_sort(
-        out_->lines.begin(), out_->lines.end(),
-        [](const CondensedLine& a, const CondensedLine& b) { return a.line < b.line; });
+    // Runs and last lines were added late: back to input order (sorting the line numbers, then
+    // moving each line once).
+    auto& lines = out_->lines;
+    std::vector<std::pair<uint64_t, uint32_t>> order(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) order[i] = {lines[i].line, static_cast<uint32_t>(i)};
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<CondensedLine> sorted;
+    sorted.reserve(lines.size());
+    for (const auto& [line, i] : order) sorted.push_back(std::move(lines[i]));
+    lines = std::move(sorted);
     out_->sources.reserve(sources.size());
     for (size_t i = 0; i < sources.size(); ++i) {
       CondensedSource cs;
       cs.info = std::move(sources[i]);
-      auto it = folded_.find(static_cast<uint32_t>(i));
-      if (it != folded_.end()) {
-        for (const auto& [type, n] : it->second) {
-          if (n > 0) cs.folded.emplace(std::string(type), n);
+      if (i < folded_.size()) {
+        for (size_t t = 0; t < kEventTypes; ++t) {
+          if (folded_[i][t] > 0) cs.folded.emplace(std::string(type_names_[t]), folded_[i][t]);
         }
       }
       out_->sources.push_back(std::move(cs));
@@ -119,20 +231,35 @@ class Condenser {
   }
 
  private:
+  void Fold(uint32_t source, const EventData& data) {
+    if (folded_.size() <= source) folded_.resize(source + 1);
+    const size_t t = data.index();
+    if (type_names_[t].empty()) type_names_[t] = EventTypeName(data);
+    ++folded_[source][t];
+  }
+
+  /// The process of a line: by the parser's prefix id first (most lines), else by host and pid.
   ProcTrack* Track(const EventContext& ctx) {
-    if (last_ && last_pid_ == ctx.pid && last_->host == ctx.host) return last_;
-    auto& bucket = procs_[ctx.pid];
+    CacheSlot* slot = nullptr;
+    if (ctx.prefix_id != 0) {
+      slot = &cache_[(ctx.prefix_id * 2654435761u ^ ctx.source) % kCacheSize];
+      if (slot->prefix_id == ctx.prefix_id && slot->source == ctx.source && slot->pid == ctx.pid)
+        return slot->track;
+    }
+    const uint64_t key = std::hash<std::string_view>{}(ctx.host) ^ (uint64_t{ctx.pid} * 0x9E3779B97F4A7C15ull);
+    auto& bucket = by_key_[key];
     ProcTrack* found = nullptr;
-    for (auto& p : bucket) {
-      if (p.host == ctx.host) found = &p;
+    for (ProcTrack* p : bucket) {
+      if (p->pid == ctx.pid && p->host == ctx.host) found = p;
     }
     if (!found) {
-      bucket.emplace_back();
-      bucket.back().host = std::string(ctx.host);
-      found = &bucket.back();
+      tracks_.emplace_back();
+      found = &tracks_.back();
+      found->host = std::string(ctx.host);
+      found->pid = ctx.pid;
+      bucket.push_back(found);
     }
-    last_ = found;
-    last_pid_ = ctx.pid;
+    if (slot) *slot = CacheSlot{ctx.source, ctx.prefix_id, ctx.pid, found};
     return found;
   }
 
@@ -140,28 +267,37 @@ class Condenser {
   /// of them, replaying only each communicator's last touch, in order, leaves the same current
   /// communicator and the same order of last activity: the others are folded.
   void AddToRun(ProcTrack* proc, const Collective& c, const Event& e) {
-    proc->pending.erase(e.ctx.source);  // A later line of the process follows.
+    proc->DropPending(e.ctx.source);  // A later line of the process follows.
     auto& run = proc->run;
-    for (size_t i = 0; i < run.size(); ++i) {
+    const size_t n = proc->run_size;
+    for (size_t i = 0; i < n; ++i) {
       if (run[i].comm != c.comm) continue;
-      ++folded_[run[i].line.source][EventTypeName(e.data)];
-      run.erase(run.begin() + static_cast<ptrdiff_t>(i));
-      break;
+      Fold(run[i].line.source, e.data);
+      // Move it to the end (the newest) and reuse its buffers for this line.
+      std::rotate(run.begin() + static_cast<ptrdiff_t>(i),
+                  run.begin() + static_cast<ptrdiff_t>(i) + 1,
+                  run.begin() + static_cast<ptrdiff_t>(n));
+      run[n - 1].line.Set(e);
+      return;
     }
-    run.push_back(RunEntry{std::string(c.comm), MakeLine(e)});
+    if (n == run.size()) run.emplace_back();
+    run[n].comm.assign(c.comm);
+    run[n].line.Set(e);
+    proc->run_size = n + 1;
   }
 
   /// True the first time this process reports this (operation, algorithm, protocol).
-  static bool NewAlgo(ProcTrack* proc, const CollAlgo& a) {
-    std::string key;
-    key.reserve(a.op.size() + a.algo.size() + a.proto.size() + 2);
-    key.append(a.op).append(1, ' ').append(a.algo).append(1, '/').append(a.proto);
-    return proc->algos.insert(std::move(key)).second;
+  bool NewAlgo(ProcTrack* proc, const CollAlgo& a) {
+    algo_key_.clear();
+    algo_key_.append(a.op).append(1, ' ').append(a.algo).append(1, '/').append(a.proto);
+    if (proc->algos.find(std::string_view(algo_key_)) != proc->algos.end()) return false;
+    proc->algos.emplace(algo_key_);
+    return true;
   }
 
   void FlushRun(ProcTrack* proc) {
-    for (auto& entry : proc->run) out_->lines.push_back(std::move(entry.line));
-    proc->run.clear();
+    for (size_t i = 0; i < proc->run_size; ++i) out_->lines.push_back(proc->run[i].line.Take());
+    proc->run_size = 0;
   }
 
   /// A PyTorch-level warning that the parser produced only because the previous line was
@@ -179,34 +315,32 @@ class Condenser {
     return !w2 || alone.ctx.level != Level::kTorch || w2->message != w->message;
   }
 
-  static CondensedLine MakeLine(const Event& e) {
-    CondensedLine l;
-    l.source = e.ctx.source;
-    l.line = e.ctx.line;
-    l.text.assign(e.ctx.text);
-    if (e.ctx.meta) {
-      l.launcher_rank = e.ctx.meta->launcher_rank;
-      l.timestamp.assign(e.ctx.meta->timestamp);
-      l.origin_host.assign(e.ctx.meta->origin_host);
-      l.origin_pid = e.ctx.meta->origin_pid;
-    }
-    return l;
-  }
+  struct CacheSlot {
+    uint32_t source = 0;
+    uint32_t prefix_id = 0;  ///< 0: empty
+    uint32_t pid = 0;
+    ProcTrack* track = nullptr;
+  };
+  static constexpr size_t kCacheSize = 512;
 
   CondensedInput* out_;
-  std::unordered_map<uint32_t, std::vector<ProcTrack>> procs_;  ///< pid → processes
-  ProcTrack* last_ = nullptr;
-  uint32_t last_pid_ = 0;
-  std::unordered_map<uint32_t, std::map<std::string_view, uint64_t>> folded_;
+  std::deque<ProcTrack> tracks_;  ///< Stable addresses.
+  std::string algo_key_;          ///< NewAlgo's buffer.
+  std::unordered_map<uint64_t, std::vector<ProcTrack*>> by_key_;
+  std::array<CacheSlot, kCacheSize> cache_{};
+  std::vector<std::array<uint64_t, kEventTypes>> folded_;  ///< source → type index → count
+  std::array<std::string_view, kEventTypes> type_names_{};
 };
 
-CondensedInput Condense(const InputPath& input, std::unique_ptr<ByteSource> bytes) {
+CondensedInput Condense(const InputPath& input, std::unique_ptr<ByteSource> bytes,
+                        std::string primer = {}) {
   CondensedInput out;
   out.path = input.path;
   out.name = input.name;
   std::vector<SourceInfo> sources;
   JobStats stats;
   EventPipeline pipeline(&sources, &stats);
+  pipeline.set_primer(std::move(primer));
   Condenser condenser(&out);
   auto sink = [&](const Event& e) { condenser.OnEvent(e, &sources); };
   if (bytes) {
@@ -227,43 +361,114 @@ CondensedInput CondenseInput(std::unique_ptr<ByteSource> bytes, const InputPath&
   return Condense(input, std::move(bytes));
 }
 
-void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
-                     std::vector<InputProblem>* problems) {
-  const uint32_t base = static_cast<uint32_t>(job->sources.size());
-  for (const auto& s : input.sources) {
-    SourceInfo info = s.info;
-    info.events = 0;        // Counted again by the builder (kept lines + folded counts).
-    info.unrecognized = 0;  // Unrecognized lines are always kept: counted by the builder.
-    info.unrecognized_mentions = 0;
-    job->sources.push_back(std::move(info));
-    job->stats.lines += s.info.lines;
-    job->stats.nccl_lines += s.info.nccl_lines;
-    job->stats.framework_lines += s.info.framework_lines;
-    job->stats.mention_lines += s.info.mention_lines;
+CondensedInput CondenseInput(const InputPath& input, const InputPiece& piece) {
+  if (piece.whole) return Condense(input, nullptr);
+  Status err;
+  auto bytes = OpenPieceBytes(input, piece, &err);
+  if (!bytes) {
+    // The file went away since it was planned: report it as an unreadable input.
+    CondensedInput out;
+    out.path = input.path;
+    out.name = input.name;
+    CondensedSource s;
+    s.info.name = input.name;
+    s.info.problem = err.message();
+    out.sources.push_back(std::move(s));
+    out.problems.push_back(InputProblem{input.path, err.message()});
+    return out;
   }
-  job->stats.bytes += input.bytes;
+  return Condense(input, std::move(bytes), piece.primer);
+}
+
+struct CondensedReplay::State {
+  bool open = false;     ///< An input is being replayed.
+  bool stopped = false;  ///< A piece of it was damaged: its later pieces are ignored.
+  uint32_t input_source = 0;
+  std::map<std::string, uint32_t, std::less<>> pods;  ///< pod → job source, this input
+  uint64_t line_offset = 0;
   LineParser parser;
+};
+
+CondensedReplay::CondensedReplay(Job* job, JobBuilder* builder,
+                                 std::vector<InputProblem>* problems)
+    : job_(job), builder_(builder), problems_(problems), state_(std::make_unique<State>()) {}
+CondensedReplay::~CondensedReplay() = default;
+
+void CondensedReplay::FinishInput() {
+  state_ = std::make_unique<State>();
+}
+
+void CondensedReplay::Add(const CondensedInput& piece) {
+  State& st = *state_;
+  if (st.stopped) return;
+  // Job source of each of the piece's sources: the input itself first, then its pods.
+  std::vector<uint32_t> to_job(piece.sources.size());
+  uint64_t lines = 0;
+  for (size_t i = 0; i < piece.sources.size(); ++i) {
+    const SourceInfo& s = piece.sources[i].info;
+    lines += s.lines;
+    uint32_t idx;
+    auto pod = st.pods.find(s.pod);
+    if (st.open && i == 0) {
+      idx = st.input_source;
+    } else if (st.open && pod != st.pods.end()) {
+      idx = pod->second;
+    } else {
+      // The first piece brings every source in order; a later one, pods not seen before.
+      idx = static_cast<uint32_t>(job_->sources.size());
+      SourceInfo info;
+      info.name = s.name;
+      info.pod = s.pod;
+      job_->sources.push_back(std::move(info));
+      if (i == 0) st.input_source = idx;
+      if (i > 0) st.pods.emplace(s.pod, idx);
+    }
+    to_job[i] = idx;
+    // Counted again by the builder: events (kept lines + folded counts), unrecognized lines.
+    SourceInfo& t = job_->sources[idx];
+    t.lines += s.lines;
+    t.nccl_lines += s.nccl_lines;
+    t.framework_lines += s.framework_lines;
+    t.mention_lines += s.mention_lines;
+    t.malformed_records += s.malformed_records;
+    t.truncated_lines += s.truncated_lines;
+    t.nul_lines += s.nul_lines;
+    t.invalid_utf8_lines += s.invalid_utf8_lines;
+    if (t.problem.empty()) t.problem = s.problem;
+    job_->stats.lines += s.lines;
+    job_->stats.nccl_lines += s.nccl_lines;
+    job_->stats.framework_lines += s.framework_lines;
+    job_->stats.mention_lines += s.mention_lines;
+  }
+  st.open = true;
+  job_->stats.bytes += piece.bytes;
   Event event;
-  for (const auto& l : input.lines) {
+  for (const auto& l : piece.lines) {
+    if (l.source >= to_job.size()) continue;  // Damaged summary: ignore the line.
     Line line;
     line.text = l.text;
-    line.number = l.line;
-    line.source = base + l.source;
+    line.number = st.line_offset + l.line;
+    line.source = to_job[l.source];
     line.meta.timestamp = l.timestamp;
     line.meta.launcher_rank = l.launcher_rank;
     line.meta.origin_host = l.origin_host;
     line.meta.origin_pid = l.origin_pid;
-    if (l.source < input.sources.size()) line.meta.pod = input.sources[l.source].info.pod;
-    if (line.source >= job->sources.size()) continue;  // Damaged summary: ignore the line.
-    if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
-    // A kept line holds one message (Condenser keeps each glued message as its own line).
-    builder->Add(event);
+    line.meta.pod = piece.sources[l.source].info.pod;
+    if (st.parser.Parse(line, &event) == ParseOutcome::kEvent) builder_->Add(event);
   }
-  for (size_t i = 0; i < input.sources.size(); ++i) {
-    for (const auto& [type, n] : input.sources[i].folded)
-      builder->AddFoldedEvents(base + static_cast<uint32_t>(i), type, n);
+  for (size_t i = 0; i < piece.sources.size(); ++i) {
+    for (const auto& [type, n] : piece.sources[i].folded)
+      builder_->AddFoldedEvents(to_job[i], type, n);
   }
-  problems->insert(problems->end(), input.problems.begin(), input.problems.end());
+  st.line_offset += lines;
+  problems_->insert(problems_->end(), piece.problems.begin(), piece.problems.end());
+  if (!piece.problems.empty()) st.stopped = true;
+}
+
+void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
+                     std::vector<InputProblem>* problems) {
+  CondensedReplay replay(job, builder, problems);
+  replay.Add(input);
 }
 
 size_t CondensedBytes(const CondensedInput& input) {

@@ -78,6 +78,10 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   LineParser parser;
   Line line;
   Event event;
+  if (!primer_.empty()) {
+    LineStream before(MemoryByteSource(primer_.data(), primer_.size()), input_source);
+    if (before.Next(&line)) parser.Parse(line, &event);
+  }
   constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {

@@ -1,4 +1,4 @@
-// CondenseInParallel: a bounded pool of worker threads condensing inputs, consumed in order.
+// CondenseInParallel: a bounded pool of worker threads condensing input pieces, consumed in order.
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -9,14 +9,16 @@
 
 namespace ncclscope {
 
-void CondenseInParallel(const std::vector<InputPath>& inputs, unsigned jobs,
-                        const std::function<void(CondensedInput&&)>& consume) {
+void CondenseInParallel(const std::vector<InputPath>& inputs,
+                        const std::vector<InputPiece>& pieces, unsigned jobs,
+                        const std::function<void(size_t, CondensedInput&&)>& consume) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  const size_t n = inputs.size();
+  const size_t n = pieces.size();
   const size_t workers = std::min<size_t>(jobs, n);
-  // Inputs are taken in order; a worker does not start input i while i - next_consumed reaches
-  // the window, so memory stays bounded when one early input is much larger than the rest.
-  const size_t window = std::max<size_t>(2 * workers, 4);
+  // Pieces are taken in order; a worker does not start piece i while i - next_consumed reaches
+  // the window: at most one piece per worker, and one more, is held condensed, so memory stays
+  // bounded when the consumer (the replay) is slower than the workers.
+  const size_t window = workers + 1;
   std::vector<std::optional<CondensedInput>> done(n);
   std::mutex mu;
   std::condition_variable cv;
@@ -29,7 +31,7 @@ void CondenseInParallel(const std::vector<InputPath>& inputs, unsigned jobs,
       if (next_start >= n) return;
       const size_t i = next_start++;
       lock.unlock();
-      CondensedInput c = CondenseInput(inputs[i]);
+      CondensedInput c = CondenseInput(inputs[pieces[i].input], pieces[i]);
       lock.lock();
       done[i] = std::move(c);
       cv.notify_all();
@@ -45,13 +47,21 @@ void CondenseInParallel(const std::vector<InputPath>& inputs, unsigned jobs,
       CondensedInput c = std::move(*done[next_consumed]);
       done[next_consumed].reset();
       lock.unlock();
-      consume(std::move(c));
+      consume(next_consumed, std::move(c));
       lock.lock();
       ++next_consumed;
       cv.notify_all();
     }
   }
   for (auto& t : pool) t.join();
+}
+
+void CondenseInParallel(const std::vector<InputPath>& inputs, unsigned jobs,
+                        const std::function<void(CondensedInput&&)>& consume) {
+  std::vector<InputPiece> whole(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) whole[i].input = i;
+  CondenseInParallel(inputs, whole, jobs,
+                     [&](size_t, CondensedInput&& c) { consume(std::move(c)); });
 }
 
 }  // namespace ncclscope

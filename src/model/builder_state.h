@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "membership_index.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/parse/events.h"
@@ -27,15 +28,6 @@ inline constexpr size_t kMaxWarnRecords = 500;
 inline constexpr size_t kMaxTrailsPerProcess = 12;
 inline constexpr size_t kMaxFrameworkRecords = 200;
 inline constexpr size_t kMaxUnrecognizedSamples = 20;
-
-/// One communicator membership of a process.
-struct ProcComm {
-  int comm = -1;
-  int rank = -1;
-  int nranks = 0;
-  uint64_t last_activity = 0;
-  std::string ptr;
-};
 
 /// The text of a process's last line, copied on every line of the process: a plain buffer that
 /// only grows (a memcpy per line, where std::string::assign costs several times more). Moved into
@@ -62,6 +54,9 @@ struct ProcState {
   LineText last_text;
   std::vector<ProcComm> comms;
   int current = -1;  ///< Index into comms of the most recently active membership.
+  PtrIndex by_ptr;   ///< comms by their current pointer (cleared ones under "").
+  bool saw_version = false;  ///< The process printed NCCL's version banner.
+  size_t open_from = 0;      ///< comms before this index are closed (a restart closed them).
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
   std::map<int, int> anon_count;
 };
@@ -101,6 +96,9 @@ struct JobBuilder::State {
 
   std::unordered_map<std::string, int> comm_by_id;
   uint64_t tick = 0;
+  MembershipIndex memberships;
+  /// Process::global_rank → the first process (lowest index) with it, for framework lines.
+  std::unordered_map<int, int> proc_of_global_rank;
 
   std::unordered_map<LinkBucketKey, std::vector<int>, LinkBucketHash> link_index;
 
@@ -140,6 +138,8 @@ int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext
 /// comm_tracker.cc
 void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                 const CommInit& e);
+/// The process printed NCCL's version banner (once per process: again means a restart).
+void OnProcessStart(Job* job, JobBuilder::State* st, int proc);
 void OnCommEnd(Job* job, JobBuilder::State* st, int proc, const CommEnd& e);
 void OnCommTopology(Job* job, JobBuilder::State* st, int proc, const CommTopology& e);
 void OnRingOrder(Job* job, JobBuilder::State* st, int proc, const RingOrder& e);

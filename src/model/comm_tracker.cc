@@ -14,35 +14,55 @@ std::string HexId(uint64_t id) {
   return buf;
 }
 
+/// The membership named by a comm pointer: the current one if it has that pointer, else the
+/// oldest with it (a pointer is reused only after its communicator was destroyed).
 ProcComm* MembershipByPtr(JobBuilder::State* st, int proc, std::string_view ptr) {
   ProcState& ps = st->procs[proc];
   // Runs of COLL lines name the current communicator: try it first.
   if (ps.current >= 0 && ps.comms[ps.current].ptr == ptr) return &ps.comms[ps.current];
-  for (auto& m : ps.comms) {
-    if (m.ptr == ptr) return &m;
+  auto it = ps.by_ptr.find(ptr);
+  if (it == ps.by_ptr.end() || it->second.empty()) return nullptr;
+  return &ps.comms[*it->second.begin()];
+}
+
+/// Changes a membership's pointer, keeping ProcState::by_ptr in step.
+void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
+  ProcComm& m = ps->comms[idx];
+  auto old = ps->by_ptr.find(m.ptr);
+  if (old != ps->by_ptr.end()) {
+    old->second.erase(idx);
+    if (old->second.empty()) ps->by_ptr.erase(old);
   }
-  return nullptr;
+  m.ptr = std::string(ptr);
+  auto it = ps->by_ptr.find(ptr);
+  if (it == ps->by_ptr.end()) it = ps->by_ptr.emplace(std::string(ptr), std::set<int>{}).first;
+  it->second.insert(idx);
 }
 
 void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
   m->last_activity = ++st->tick;
   ProcState& ps = st->procs[proc];
-  ps.current = static_cast<int>(m - ps.comms.data());
+  const int idx = static_cast<int>(m - ps.comms.data());
+  if (idx == ps.current) return;  // Already the newest of all its lists (runs of COLL lines).
+  ps.current = idx;
+  st->memberships.Touch(&st->procs, proc, idx);
 }
 
 /// The membership a line without a comm pointer most likely belongs to: the current one if
-/// rank/nranks fit, else the most recent fitting one.
+/// rank/nranks fit, else the most recent fitting one (rank < 0 and nranks <= 0: any).
 ProcComm* CurrentFitting(JobBuilder::State* st, int proc, int rank, int nranks) {
   ProcState& ps = st->procs[proc];
-  auto fits = [&](const ProcComm& m) {
-    return (rank < 0 || m.rank == rank) && (nranks <= 0 || m.nranks == nranks);
-  };
-  if (ps.current >= 0 && fits(ps.comms[ps.current])) return &ps.comms[ps.current];
-  ProcComm* best = nullptr;
-  for (auto& m : ps.comms) {
-    if (fits(m) && (!best || m.last_activity > best->last_activity)) best = &m;
-  }
-  return best;
+  if (ps.current < 0) return nullptr;  // No membership at all.
+  const ProcComm& cur = ps.comms[ps.current];
+  if ((rank < 0 || cur.rank == rank) && (nranks <= 0 || cur.nranks == nranks))
+    return &ps.comms[ps.current];
+  // The current one is the most recent of all: the most recent fitting one heads its list.
+  const MembershipIndex& index = st->memberships;
+  int list = rank >= 0 && nranks > 0 ? index.RankSizeList(proc, rank, nranks)
+             : rank >= 0             ? index.RankList(proc, rank)
+                                     : index.SizeList(proc, nranks);
+  if (list < 0) return nullptr;
+  return &ps.comms[index.list(list).head];
 }
 
 int AddComm(Job* job, JobBuilder::State* st, std::string id) {
@@ -91,10 +111,21 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
       if (parent) c.parent_id = job->comms[parent->comm].id;
     }
     ProcState& ps = st->procs[proc];
-    ps.comms.push_back(ProcComm{comm, e.rank, e.nranks, 0, std::string(e.comm)});
-    m = &ps.comms.back();
+    ProcComm added;
+    added.comm = comm;
+    added.rank = e.rank;
+    added.nranks = e.nranks;
+    ps.comms.push_back(std::move(added));
+    const int idx = static_cast<int>(ps.comms.size() - 1);
+    SetPtr(&ps, idx, e.comm);
+    st->memberships.Add(*job, &st->procs, proc, idx);
+    m = &ps.comms[idx];
     Process& p = job->processes[proc];
-    if (p.global_rank < 0 && e.parent.empty()) p.global_rank = e.rank;
+    if (p.global_rank < 0 && e.parent.empty()) {
+      p.global_rank = e.rank;
+      auto [it, fresh] = st->proc_of_global_rank.try_emplace(e.rank, proc);
+      if (!fresh && proc < it->second) it->second = proc;  // the lowest index, as a scan finds
+    }
   }
   Touch(st, proc, m);
   Communicator& c = job->comms[m->comm];
@@ -122,12 +153,30 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
   }
 }
 
+void OnProcessStart(Job* job, JobBuilder::State* st, int proc) {
+  ProcState& ps = st->procs[proc];
+  if (ps.saw_version) {
+    // The banner again from the same host:pid: a new process reusing the pid (a restart). The
+    // communicators of the old one print nothing more, and their pointers may come back.
+    for (size_t i = ps.open_from; i < ps.comms.size(); ++i) {
+      if (!ps.comms[i].ptr.empty()) SetPtr(&ps, static_cast<int>(i), {});
+      st->memberships.Close(*job, &st->procs, proc, static_cast<int>(i));
+    }
+    ps.open_from = ps.comms.size();
+  }
+  ps.saw_version = true;
+}
+
 void OnCommEnd(Job* job, JobBuilder::State* st, int proc, const CommEnd& e) {
   ProcComm* m = MembershipByPtr(st, proc, e.comm);
   if (!m) return;
   auto it = job->comms[m->comm].ranks.find(e.rank);
   if (it != job->comms[m->comm].ranks.end()) it->second.ended = true;
-  m->ptr.clear();  // The pointer may be reused by a later communicator.
+  ProcState& ps = st->procs[proc];
+  const int idx = static_cast<int>(m - ps.comms.data());
+  SetPtr(&ps, idx, {});  // The pointer may be reused.
+  // An ended communicator prints no more connection lines.
+  st->memberships.Close(*job, &st->procs, proc, idx);
 }
 
 void OnCommTopology(Job* job, JobBuilder::State* st, int proc, const CommTopology& e) {
@@ -149,7 +198,7 @@ void OnRingOrder(Job* job, JobBuilder::State* st, int proc, const RingOrder& e) 
   if (!m) m = CurrentFitting(st, proc, 0, -1);
   if (!m) return;
   Communicator& c = job->comms[m->comm];
-  c.rings[e.channel] = e.ranks;
+  c.rings.Set(e.channel, e.ranks);
   c.nchannels = std::max(c.nchannels, e.nchannels);
 }
 
@@ -186,21 +235,30 @@ void OnCollective(Job* /*job*/, JobBuilder::State* st, int proc, const Collectiv
 
 namespace {
 
-/// Whether the device printed in brackets ("1" = nvmlDev, "1b000" = busId) can be rank `r` of
-/// the communicator. Unknown ranks and empty devices cannot be ruled out.
-bool DeviceMatches(const Communicator& c, int r, std::string_view dev) {
-  if (dev.empty()) return true;
+/// A device as printed in brackets ("1" = nvmlDev, "1b000" = busId), decoded once per line.
+struct PrintedDevice {
+  std::string_view text;
+  bool decimal = false;
+  int value = 0;
+
+  explicit PrintedDevice(std::string_view dev) : text(dev) {
+    decimal = dev.size() <= 3;
+    for (char ch : dev) decimal = decimal && ch >= '0' && ch <= '9';
+    if (decimal) {
+      for (char ch : dev) value = value * 10 + (ch - '0');
+    }
+  }
+};
+
+/// Whether the printed device can be rank `r` of the communicator. Unknown ranks and empty
+/// devices cannot be ruled out.
+bool DeviceMatches(const Communicator& c, int r, const PrintedDevice& dev) {
+  if (dev.text.empty()) return true;
   auto it = c.ranks.find(r);
   if (it == c.ranks.end()) return true;
   const CommRank& cr = it->second;
-  bool decimal = dev.size() <= 3;
-  for (char ch : dev) decimal = decimal && ch >= '0' && ch <= '9';
-  if (decimal && cr.nvml_dev >= 0) {
-    int v = 0;
-    for (char ch : dev) v = v * 10 + (ch - '0');
-    return v == cr.nvml_dev;
-  }
-  if (!decimal && !cr.bus_id.empty()) return cr.bus_id == dev;
+  if (dev.decimal && cr.nvml_dev >= 0) return dev.value == cr.nvml_dev;
+  if (!dev.decimal && !cr.bus_id.empty()) return cr.bus_id == dev.text;
   return true;
 }
 
@@ -218,6 +276,79 @@ bool AlreadyConnected(const Job& job, const JobBuilder::State& st, int comm, con
   return false;
 }
 
+/// The communicator a connection line belongs to, among the memberships of the printing process
+/// with the line's own rank: those whose size and printed devices fit ("fitting") and whose
+/// communicator does not have this connection yet are the candidates; if there are none, every
+/// fitting one is. The most recently active candidate is chosen; it is certain when it is the
+/// only candidate.
+///
+/// Memberships are walked newest first, and only as far as needed: the held-connection counts
+/// say how many memberships lack the connection (the walk stops when all were seen, and when
+/// only one does, the communicator-index sums name it without a walk); a second candidate ends
+/// the walk too. So a line costs O(1) however many communicators the process created, unless
+/// several of them lack the connection or every one has it (a repeated line) and the fitting
+/// ones are far down the list.
+struct Choice {
+  ProcComm* chosen = nullptr;
+  int candidates = 0;  ///< 0, 1, or 2 for "more than one"
+};
+
+Choice Attribute(const Job& job, JobBuilder::State* st, int proc, const Connection& e,
+                 int my_rank) {
+  const MembershipIndex& index = st->memberships;
+  const int list = index.OpenRankList(proc, my_rank);
+  if (list < 0) return {};
+  std::vector<ProcComm>& comms = st->procs[proc].comms;
+  const int max_rank = std::max(e.src_rank, e.dst_rank);
+  const PrintedDevice src_dev(e.src_dev), dst_dev(e.dst_dev);
+  auto fits = [&](const ProcComm& m) {
+    if (m.nranks <= max_rank) return false;
+    const Communicator& c = job.comms[m.comm];
+    return DeviceMatches(c, e.src_rank, src_dev) && DeviceMatches(c, e.dst_rank, dst_dev);
+  };
+  const RecencyList& members = index.list(list);
+  // Memberships of the list that lack the connection: known from the held counts of long
+  // lists; short ones (-1: unknown) are walked.
+  int lacking = -1;
+  if (members.counted) {
+    const Held held = e.channel < 0 ? Held{}
+                                    : index.HeldBy(list, e.src_rank, e.dst_rank, e.raw,
+                                                   e.channel, e.conn_index < 0 ? -1 : e.conn_index);
+    lacking = members.size - static_cast<int>(held.count);
+    if (lacking == 1) {
+      // The one membership without the connection: its communicator is what the sums differ by.
+      const int comm = static_cast<int>(members.comm_sum - held.comm_sum);
+      const int idx = index.OnlyMembershipOf(list, comm, my_rank);
+      if (idx >= 0 && fits(comms[idx])) return Choice{&comms[idx], 1};
+      if (idx < 0) lacking = -1;  // Not expected; the walk gives the same answer, only slower.
+    }
+  }
+  const bool walk = lacking != 0 && lacking != 1;
+  if (walk) {
+    Choice c;
+    int seen_lacking = 0;
+    for (int i = members.head; i >= 0; i = comms[i].next[kOpenByRank]) {
+      ProcComm& m = comms[i];
+      if (AlreadyConnected(job, *st, m.comm, e)) continue;
+      ++seen_lacking;
+      if (fits(m)) {
+        if (!c.chosen) c.chosen = &m;
+        if (++c.candidates == 2) break;
+      }
+      if (seen_lacking == lacking) break;
+    }
+    if (c.chosen) return c;
+  }
+  // No fitting membership lacks the connection: every fitting one is a candidate.
+  Choice c;
+  for (int i = members.head; i >= 0; i = comms[i].next[kOpenByRank]) {
+    if (!fits(comms[i])) continue;
+    if (!c.chosen) c.chosen = &comms[i];
+    if (++c.candidates == 2) break;
+  }
+  return c;
+}
+
 }  // namespace
 
 void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
@@ -225,49 +356,25 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
   // The printing process owns the sender rank, except on NET [receive] lines.
   const bool receive = e.direction == ConnDirection::kReceive;
   const int my_rank = receive ? e.dst_rank : e.src_rank;
-  const int max_rank = std::max(e.src_rank, e.dst_rank);
-  ProcState& ps = st->procs[proc];
-  // Candidates: memberships where the rank and size fit and the printed devices match.
-  ProcComm* chosen = nullptr;
-  int fitting = 0;
-  const bool current_fits = [&] {
-    if (ps.current < 0) return false;
-    const ProcComm& cur = ps.comms[ps.current];
-    return cur.rank == my_rank && cur.nranks > max_rank;
-  }();
-  for (int pass = 0; pass < 2 && fitting == 0; ++pass) {
-    for (auto& m : ps.comms) {
-      if (m.rank != my_rank || m.nranks <= max_rank) continue;
-      const Communicator& c = job->comms[m.comm];
-      if (!DeviceMatches(c, e.src_rank, e.src_dev) || !DeviceMatches(c, e.dst_rank, e.dst_dev))
-        continue;
-      // First pass: skip communicators that already have this very connection.
-      if (pass == 0 && AlreadyConnected(*job, *st, m.comm, e)) continue;
-      ++fitting;
-      bool is_current = current_fits && &m == &ps.comms[ps.current];
-      if (!chosen || is_current ||
-          (!(current_fits && chosen == &ps.comms[ps.current]) &&
-           m.last_activity > chosen->last_activity))
-        chosen = &m;
-    }
-  }
-  const int comm = chosen ? chosen->comm : -1;
-  Attribution attribution = !chosen        ? Attribution::kUnknown
-                            : fitting == 1 ? Attribution::kCertain
-                                           : Attribution::kInferred;
-  if (!chosen) st->unknown_rank_owner.emplace(my_rank, proc);
+  const Choice choice = Attribute(*job, st, proc, e, my_rank);
+  const int comm = choice.chosen ? choice.chosen->comm : -1;
+  Attribution attribution = !choice.chosen           ? Attribution::kUnknown
+                            : choice.candidates == 1 ? Attribution::kCertain
+                                                     : Attribution::kInferred;
+  if (!choice.chosen) st->unknown_rank_owner.emplace(my_rank, proc);
 
   LinkBucketKey key{comm, comm < 0 ? proc : -1, e.src_rank, e.dst_rank};
   auto& bucket = st->link_index[key];
-  Link* link = nullptr;
+  int link_idx = -1;
   for (int idx : bucket) {
     if (job->links[idx].raw == e.raw) {
-      link = &job->links[idx];
+      link_idx = idx;
       break;
     }
   }
-  if (!link) {
-    bucket.push_back(static_cast<int>(job->links.size()));
+  if (link_idx < 0) {
+    link_idx = static_cast<int>(job->links.size());
+    bucket.push_back(link_idx);
     Link l;
     l.comm = comm;
     l.attribution = attribution;
@@ -293,13 +400,17 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
     l.collnet = t.type == TransportType::kCOLLNET;
     l.first = MakeEvidence(ctx);
     job->links.push_back(std::move(l));
-    link = &job->links.back();
+    st->memberships.AddLink(*job, link_idx, e.raw);
   } else if (attribution == Attribution::kInferred) {
-    link->attribution = Attribution::kInferred;
+    job->links[link_idx].attribution = Attribution::kInferred;
   }
+  Link* link = &job->links[link_idx];
   ++link->lines;
-  if (e.channel >= 0) link->channels.insert(e.channel);
-  if (e.conn_index >= 0) link->conn_indexes.insert(e.conn_index);
+  // The held-connection counts follow the link's channel and connection-index sets.
+  if (e.channel >= 0 && link->channels.insert(e.channel))
+    st->memberships.ChannelAdded(*job, link_idx, e.channel);
+  if (e.conn_index >= 0 && link->conn_indexes.insert(e.conn_index))
+    st->memberships.ConnIndexAdded(*job, link_idx, e.conn_index);
   if (receive) {
     link->receive_side = true;
   } else {

@@ -171,17 +171,16 @@ TorchRankState& TorchState(Job* job, JobBuilder::State* st, int pg_id, int rank)
   return job->torch_ranks.back();
 }
 
-/// Process whose world rank is `rank` (framework lines carry no host:pid).
-int ProcessOfGlobalRank(const Job& job, int rank) {
+/// Process whose world rank is `rank` (framework lines carry no host:pid): the first one.
+int ProcessOfGlobalRank(const JobBuilder::State& st, int rank) {
   if (rank < 0) return -1;
-  for (size_t i = 0; i < job.processes.size(); ++i) {
-    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
-  }
-  return -1;
+  auto it = st.proc_of_global_rank.find(rank);
+  return it == st.proc_of_global_rank.end() ? -1 : it->second;
 }
 
-void AddFramework(Job* job, const EventContext& ctx, FrameworkRecord rec) {
-  int proc = ProcessOfGlobalRank(*job, rec.rank);
+void AddFramework(Job* job, const JobBuilder::State& st, const EventContext& ctx,
+                  FrameworkRecord rec) {
+  int proc = ProcessOfGlobalRank(st, rec.rank);
   if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
   if (job->framework.size() >= kMaxFrameworkRecords) return;
   rec.evidence = MakeTimedEvidence(ctx);
@@ -209,6 +208,7 @@ struct Folder {
 
   void operator()(const NcclVersion& e) {
     job->nccl_versions.insert(std::string(e.version));
+    if (proc >= 0) OnProcessStart(job, st, proc);
     if (Process* p = P()) {
       p->nccl_version = std::string(e.version);
       p->cuda_version = std::string(e.cuda);
@@ -387,7 +387,7 @@ struct Folder {
     s.ran_ms = e.ran_ms;
     s.numel = e.numel_in;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const WorkProgress& e) {
@@ -398,7 +398,7 @@ struct Folder {
     if (e.last_completed >= 0) s.last_completed = e.last_completed;
     if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
-    int p = ProcessOfGlobalRank(*job, rank);
+    int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
   }
   void operator()(const FrameworkNcclError& e) {
@@ -409,7 +409,7 @@ struct Folder {
     r.reason = std::string(e.reason);
     r.nccl_version = std::string(e.nccl_version);
     r.exception = std::string(e.exception);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   void operator()(const FrameworkEvent& e) {
     FrameworkRecord r;
@@ -417,7 +417,7 @@ struct Folder {
     r.event = e.kind;
     r.rank = TorchRank(ctx, e.rank);
     r.detail = std::string(e.detail);
-    AddFramework(job, ctx, std::move(r));
+    AddFramework(job, *st, ctx, std::move(r));
   }
   void operator()(const KnownNoise&) {}
   void operator()(const Unrecognized& e) {
@@ -435,7 +435,10 @@ struct Folder {
 
 }  // namespace
 
-JobBuilder::JobBuilder(Job* job) : job_(job), state_(std::make_unique<State>()) {}
+JobBuilder::JobBuilder(Job* job, BuilderTuning tuning)
+    : job_(job), state_(std::make_unique<State>()) {
+  state_->memberships.set_count_from(tuning.count_from);
+}
 JobBuilder::~JobBuilder() = default;
 
 uint32_t JobBuilder::AddSource(std::string name, std::string pod) {

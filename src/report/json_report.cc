@@ -454,6 +454,7 @@ void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& 
   const json report = ReportDocument(in);
   std::string text;
   JsonStream js(&text);
+  js.set_sink(&out);  // written through a small buffer, however large the job
   js.BeginObject();
   // The document's members and the streamed parts, merged in key order.
   size_t next = 0;
@@ -472,7 +473,7 @@ void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& 
   stream_before(std::nullopt);
   js.EndObject();
   text.push_back('\n');
-  out << text;
+  js.Flush();
 }
 
 }  // namespace ncclscope

@@ -79,6 +79,13 @@ void JsonStream::End(char close) {
     Indent(level_ + static_cast<int>(stack_.size()));
   }
   out_->push_back(close);
+  if (sink_ != nullptr && out_->size() > kFlushBytes) Flush();
+}
+
+void JsonStream::Flush() {
+  if (sink_ == nullptr) return;
+  sink_->write(out_->data(), static_cast<std::streamsize>(out_->size()));
+  out_->clear();
 }
 
 void JsonStream::String(std::string_view s) {

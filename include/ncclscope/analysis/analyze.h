@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ncclscope/analysis/condensed.h"
+#include "ncclscope/analysis/input_pieces.h"
 #include "ncclscope/analysis/progress.h"
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/input_set.h"
@@ -25,6 +26,9 @@ struct AnalyzeOptions {
   /// Threads that condense several inputs in parallel (0 = hardware concurrency). With 1, or a
   /// single input, inputs are streamed straight into the model.
   unsigned jobs = 0;
+  /// With jobs != 1, regular files of at least twice this size are cut into pieces of about this
+  /// size, condensed in parallel (input_pieces.h). Tests make it small.
+  uint64_t piece_bytes = kPieceBytes;
   /// Optional: reading progress per input (progress bar). Only the streaming path (one input, or
   /// --jobs 1) reports progress.
   ProgressHook progress;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "ncclscope/analysis/input_pieces.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -70,15 +71,48 @@ CondensedInput CondenseInput(const InputPath& input);
 /// Same over an already opened byte source (tests, in-memory text).
 CondensedInput CondenseInput(std::unique_ptr<ByteSource> bytes, const InputPath& input);
 
+/// Condenses one piece of an input (input_pieces.h): the whole input, or a byte range of it
+/// whose line numbers count from 1.
+CondensedInput CondenseInput(const InputPath& input, const InputPiece& piece);
+
 /// Condenses `inputs` on up to `jobs` worker threads (0 = hardware concurrency) and hands each
 /// result to `consume` on the calling thread in input order, as soon as it and every earlier one
 /// are ready, so at most a few condensed inputs are held at once.
 void CondenseInParallel(const std::vector<InputPath>& inputs, unsigned jobs,
                         const std::function<void(CondensedInput&&)>& consume);
+/// Same over pieces (PlanPieces): `consume` gets each piece's index and its condensed form.
+void CondenseInParallel(const std::vector<InputPath>& inputs,
+                        const std::vector<InputPiece>& pieces, unsigned jobs,
+                        const std::function<void(size_t, CondensedInput&&)>& consume);
 
-/// Appends the input's sources to *job, replays its lines through a fresh LineParser into
-/// *builder (which must build *job) and adds its counters and problems: the same effect as
-/// EventPipeline::Run over the original input.
+/// Replays condensed inputs into a model: for each input, appends its sources to *job, replays
+/// its lines through one LineParser into *builder (which must build *job) and adds its counters
+/// and problems: the same effect as EventPipeline::Run over the original input. An input may
+/// come in several pieces (Add each, in order, then Finish the input): the pieces' line numbers
+/// are shifted by the lines before them and their pods merged into one source per pod, so the
+/// model is the one a single read of the input gives. A piece that reports a damaged stream
+/// ends its input (a single read stops there too).
+class CondensedReplay {
+ public:
+  CondensedReplay(Job* job, JobBuilder* builder, std::vector<InputProblem>* problems);
+  ~CondensedReplay();
+  CondensedReplay(const CondensedReplay&) = delete;
+  CondensedReplay& operator=(const CondensedReplay&) = delete;
+
+  /// The next piece of the current input (the first piece starts one).
+  void Add(const CondensedInput& piece);
+  /// Ends the current input: the next Add starts another.
+  void FinishInput();
+
+ private:
+  struct State;
+  Job* job_;
+  JobBuilder* builder_;
+  std::vector<InputProblem>* problems_;
+  std::unique_ptr<State> state_;
+};
+
+/// One whole condensed input: CondensedReplay's Add and FinishInput.
 void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
                      std::vector<InputProblem>* problems);
 

@@ -34,6 +34,10 @@ class EventPipeline {
 
   /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
   void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
+  /// The raw line (with its newline) that preceded the next input's first byte, when that input
+  /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
+  /// "Last error:" continuation) carries over. It yields nothing and is not counted.
+  void set_primer(std::string primer) { primer_ = std::move(primer); }
 
  private:
   uint32_t SourceFor(uint32_t input_source, std::string_view pod);
@@ -47,6 +51,7 @@ class EventPipeline {
   std::string last_pod_;  ///< Cache: consecutive lines usually come from the same pod.
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
+  std::string primer_;
 };
 
 }  // namespace ncclscope

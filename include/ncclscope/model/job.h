@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ncclscope/base/flat_int_set.h"
+#include "ncclscope/model/ring_orders.h"
 #include "ncclscope/model/transport_class.h"
 #include "ncclscope/parse/events.h"
 
@@ -150,7 +151,7 @@ struct Communicator {
   int nnodes = -1;                        ///< From the "comm ... nNodes" line.
   int local_ranks = -1;                   ///< Max localRanks reported.
   std::map<int, CommRank> ranks;          ///< Ranks seen in the logs.
-  std::map<int, std::vector<int>> rings;  ///< Channel → ring order (printed by rank 0).
+  RingOrders rings;                       ///< Channel → ring order (printed by rank 0).
   int nchannels = -1;
   std::optional<ChannelCounts> channel_counts;
   std::string graph_intra_type;  ///< GRAPH "Pattern ... type NVL/PIX": "NVL"

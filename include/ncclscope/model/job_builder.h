@@ -32,9 +32,17 @@ struct BuildOptions {
   const TopoPaths* topo = nullptr;
 };
 
+/// Tuning of the builder's indexes. The defaults suit every input; tests change them to check
+/// that the index shortcuts give the same model as plain walks.
+struct BuilderTuning {
+  /// A process's open memberships with one rank are walked for connection attribution until
+  /// there are this many; from then on held-connection counts shortcut the walk.
+  int count_from = 8;
+};
+
 class JobBuilder {
  public:
-  explicit JobBuilder(Job* job);
+  explicit JobBuilder(Job* job, BuilderTuning tuning = {});
   ~JobBuilder();
   JobBuilder(const JobBuilder&) = delete;
   JobBuilder& operator=(const JobBuilder&) = delete;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@ class JsonStream {
  public:
   /// Appends to *out. `level` is the indentation level of the first value (0 at the top).
   explicit JsonStream(std::string* out, int level = 0) : out_(out), level_(level) {}
+  /// Moves the text to `sink` whenever a container closes and more than kFlushBytes are
+  /// buffered, so a report of any size is written through a small buffer. *out then holds only
+  /// the text not yet flushed; call Flush() at the end.
+  void set_sink(std::ostream* sink) { sink_ = sink; }
+  void Flush();
+  static constexpr size_t kFlushBytes = 64 * 1024;
 
   void BeginObject();
   void EndObject();
@@ -68,6 +75,7 @@ class JsonStream {
   void End(char close);
 
   std::string* out_;
+  std::ostream* sink_ = nullptr;
   int level_;
   std::vector<Frame> stack_;
   bool after_key_ = false;

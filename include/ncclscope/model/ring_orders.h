@@ -1,0 +1,53 @@
+// RingOrders: a communicator's ring order per channel ("Channel 00/24 : 0 1 2 3", printed by
+// rank 0). Channels mostly share a few orders (often one), so each distinct order is kept once and
+// a channel holds its index: a 1,024-rank communicator with 32 channels keeps 4 KB, not 128 KB,
+// and a job with thousands of small communicators a few hundred bytes each.
+#ifndef NCCLSCOPE_MODEL_RING_ORDERS_H_
+#define NCCLSCOPE_MODEL_RING_ORDERS_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace ncclscope {
+
+class RingOrders {
+ public:
+  /// Sets (or replaces) the order of `channel`.
+  void Set(int channel, const std::vector<int>& order) {
+    int id = -1;
+    for (size_t i = 0; i < orders_.size() && id < 0; ++i) {
+      if (orders_[i] == order) id = static_cast<int>(i);
+    }
+    if (id < 0) {
+      id = static_cast<int>(orders_.size());
+      orders_.push_back(order);
+    }
+    auto it = std::lower_bound(channels_.begin(), channels_.end(), std::make_pair(channel, -1));
+    if (it != channels_.end() && it->first == channel) {
+      it->second = id;
+    } else {
+      channels_.insert(it, {channel, id});
+    }
+  }
+  /// The order of `channel`, or nullptr if it printed none.
+  const std::vector<int>* Find(int channel) const {
+    auto it = std::lower_bound(channels_.begin(), channels_.end(), std::make_pair(channel, -1));
+    if (it == channels_.end() || it->first != channel) return nullptr;
+    return &orders_[static_cast<size_t>(it->second)];
+  }
+  /// Number of channels with an order.
+  size_t size() const { return channels_.size(); }
+  bool empty() const { return channels_.empty(); }
+  /// Number of distinct orders.
+  size_t distinct() const { return orders_.size(); }
+
+ private:
+  std::vector<std::vector<int>> orders_;
+  std::vector<std::pair<int, int>> channels_;  ///< (channel, index into orders_), by channel
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_MODEL_RING_ORDERS_H_

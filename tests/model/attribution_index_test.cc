@@ -1,0 +1,164 @@
+// Connection attribution through the membership index: the held-connection counts give the same
+// model as plain walks over every membership, on the corpus and on jobs that create communicators
+// again and again (live, destroyed, restarted processes); destroyed communicators and those of a
+// restarted process are no longer candidates.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <map>
+#include <regex>
+
+#include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/model/job_builder.h"
+#include "ncclscope/report/json_report.h"
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::ReadFileOrDie;
+using testing::TestData;
+
+/// The model of `text` built with the given tuning, as the JSON report of its links,
+/// communicators and processes (no rules).
+std::string ModelJson(const std::string& text, BuilderTuning tuning) {
+  Job job;
+  JobBuilder builder(&job, tuning);
+  EventPipeline pipeline(&job.sources, &job.stats);
+  std::vector<InputProblem> problems;
+  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
+               [&](const Event& e) { builder.Add(e); }, &problems);
+  builder.Finish(BuildOptions{});
+  return JsonReport(ReportInput{job, {}, problems}).dump(1);
+}
+
+Job BuildModel(const std::string& text) {
+  Job job;
+  JobBuilder builder(&job);
+  EventPipeline pipeline(&job.sources, &job.stats);
+  std::vector<InputProblem> problems;
+  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
+               [&](const Event& e) { builder.Add(e); }, &problems);
+  builder.Finish(BuildOptions{});
+  return job;
+}
+
+/// One more round of the same job: new commIds and (unless kept) communicator pointers; round 0
+/// is the log unchanged.
+std::string Round(const std::string& log, int round, bool new_pointers = true) {
+  if (round == 0) return log;
+  static const std::regex ptr("(comm |parent )0x([0-9a-f]+)");
+  std::string out = new_pointers
+                        ? std::regex_replace(log, ptr, "$010x" + std::to_string(100 + round) + "$2")
+                        : log;
+  // The commId's last byte XOR the round: distinct from the original and from other rounds.
+  static const std::regex id("commId 0x[0-9a-f]{16}");
+  std::string with_ids;
+  std::sregex_iterator it(out.begin(), out.end(), id), end;
+  size_t pos = 0;
+  for (; it != end; ++it) {
+    const size_t at = static_cast<size_t>(it->position());
+    const std::string hex = it->str().substr(it->str().size() - 2);
+    char tail[8];
+    std::snprintf(tail, sizeof(tail), "%02x", (std::stoi(hex, nullptr, 16) ^ round) & 0xff);
+    with_ids += out.substr(pos, at - pos) + it->str().substr(0, it->str().size() - 2) + tail;
+    pos = at + it->str().size();
+  }
+  return with_ids + out.substr(pos);
+}
+
+/// The log without its lines that hold `needle`.
+std::string Without(const std::string& log, const std::string& needle) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    size_t nl = log.find('\n', pos);
+    size_t end = nl == std::string::npos ? log.size() : nl + 1;
+    const std::string line = log.substr(pos, end - pos);
+    if (line.find(needle) == std::string::npos) out += line;
+    pos = end;
+  }
+  return out;
+}
+
+/// Lines a process prints once in its life (a new round of communicators does not repeat them).
+std::string WithoutProcessBanner(const std::string& log) {
+  return Without(Without(log, "NCCL version"), "cudaDriverVersion");
+}
+
+std::map<Attribution, int> AttributionCounts(const Job& job) {
+  std::map<Attribution, int> m;
+  for (const auto& l : job.links) ++m[l.attribution];
+  return m;
+}
+
+TEST(AttributionIndexTest, CountedAndWalkedAttributionAgree) {
+  const std::string def = ReadFileOrDie(TestData("corpus/h200x4/default.log"));
+  const std::string live_round = WithoutProcessBanner(Without(def, "Destroy COMPLETE"));
+  std::string live = Without(def, "Destroy COMPLETE");  // communicators never destroyed
+  std::string destroyed = def;
+  std::string restarts = def;  // the same processes (pids) start again, new commIds
+  for (int r = 1; r < 14; ++r) {
+    live += Round(live_round, r);
+    destroyed += Round(WithoutProcessBanner(def), r);
+    restarts += Round(ReadFileOrDie(TestData(r % 2 ? "corpus/h200x4/p2p_read.log"
+                                                   : "corpus/h200x4/default.log")),
+                      r, /*new_pointers=*/false);
+  }
+  std::vector<std::pair<std::string, std::string>> inputs = {
+      {"live", live}, {"destroyed", destroyed}, {"restarts", restarts}};
+  for (const char* rel : {"corpus/h200x4/default.log", "corpus/h200x4/subsys_all.log",
+                          "corpus/h200x4/two_nodes.log", "corpus/h200x4/pod_per_gpu.log",
+                          "corpus/seeds/seed001-4pods-x4gpu-shm-socket.log",
+                          "corpus/nccl-tests/h200x4-nccltests_allreduce_info.log"}) {
+    inputs.emplace_back(rel, ReadFileOrDie(TestData(rel)));
+  }
+  for (const auto& [name, text] : inputs) {
+    SCOPED_TRACE(name);
+    const std::string walked = ModelJson(text, BuilderTuning{INT_MAX});
+    EXPECT_EQ(ModelJson(text, BuilderTuning{1}), walked);
+    EXPECT_EQ(ModelJson(text, BuilderTuning{3}), walked);
+    EXPECT_EQ(ModelJson(text, BuilderTuning{}), walked);
+  }
+}
+
+TEST(AttributionIndexTest, DestroyedCommunicatorsAreNoLongerCandidates) {
+  const std::string def = ReadFileOrDie(TestData("corpus/h200x4/default.log"));
+  const Job one = BuildModel(def);
+  std::string text = def;
+  const int rounds = 6;
+  for (int r = 1; r < rounds; ++r) text += Round(WithoutProcessBanner(def), r);
+  const Job many = BuildModel(text);
+  ASSERT_EQ(many.links.size(), one.links.size() * rounds);
+  // Every round reads like the single log: same links per communicator, same certainty.
+  for (size_t i = 0; i < many.links.size(); ++i) {
+    const Link& want = one.links[i % one.links.size()];
+    const Link& got = many.links[i];
+    SCOPED_TRACE(i);
+    EXPECT_EQ(got.comm % static_cast<int>(one.comms.size()), want.comm);
+    EXPECT_EQ(got.attribution, want.attribution);
+    EXPECT_EQ(got.lines, want.lines);
+    EXPECT_EQ(got.channels, want.channels);
+  }
+}
+
+TEST(AttributionIndexTest, RestartedProcessLeavesItsCommunicatorsBehind) {
+  // The same pids print the NCCL banner again: a new process. Its lines belong to its own
+  // communicators only, even though the old ones (same pointers, never destroyed) still fit.
+  const std::string log =
+      Without(ReadFileOrDie(TestData("corpus/h200x4/default.log")), "Destroy COMPLETE");
+  const Job one = BuildModel(log);
+  const Job twice = BuildModel(log + Round(log, 1, /*new_pointers=*/false));
+  ASSERT_EQ(twice.processes.size(), one.processes.size());
+  ASSERT_EQ(twice.links.size(), 2 * one.links.size());
+  EXPECT_EQ(AttributionCounts(twice)[Attribution::kCertain],
+            2 * AttributionCounts(one)[Attribution::kCertain]);
+  for (size_t i = 0; i < one.links.size(); ++i) {
+    const Link& second = twice.links[one.links.size() + i];
+    EXPECT_EQ(second.comm, one.links[i].comm + static_cast<int>(one.comms.size()));
+    EXPECT_EQ(second.lines, one.links[i].lines);
+  }
+}
+
+}  // namespace
+}  // namespace ncclscope
