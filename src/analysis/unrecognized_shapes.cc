@@ -7,6 +7,7 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 }  // namespace
 
@@ -21,6 +22,9 @@ std::string LineShape(std::string_view text) {
       i += 2;
       while (i < text.size() && IsHex(text[i])) ++i;
       out += "0x…";
+    } else if (IsDigit(c) && i > 0 && IsLetter(text[i - 1])) {
+      // Digits inside a word are part of it (p2p, mlx5, sm90), not a value.
+      while (i < text.size() && IsDigit(text[i]) && out.size() < kMax) out += text[i++];
     } else if (IsDigit(c)) {
       while (i < text.size() && IsDigit(text[i])) ++i;
       out += 'N';

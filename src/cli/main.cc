@@ -18,9 +18,9 @@
 namespace ncclscope::cli {
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"analyze", "events",      "ranks",     "rules",
-                                             "topo",    "bench",       "summarize", "merge",
-                                             "diff",    "kube-status", "completion"};
+constexpr std::string_view kSubcommands[] = {
+    "analyze", "events", "ranks", "rules",       "explain",   "topo",
+    "bench",   "summarize", "merge", "diff", "kube-status", "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -230,6 +230,17 @@ int Main(int argc, char** argv) {
   auto* ru = app.add_subcommand("rules", "List every rule with its id, severity and title");
   ru->add_option("-f,--format", rules.format, "text|json")->check(CLI::IsMember({"text", "json"}));
 
+  ExplainCommandOptions explain;
+  auto* ex = app.add_subcommand(
+      "explain",
+      "What an NCCL message means, its likely causes and the fix (paste a WARN or error line, "
+      "or name a rule or message id; no argument reads stdin)");
+  ex->add_option("text", explain.text, "The message (any prefix around it), a rule id or a message id");
+  ex->add_option("-f,--format", explain.format, "text|json")
+      ->check(CLI::IsMember({"text", "json"}));
+  ex->footer("Exit codes: 0 explained; 1 not a known message (the closest ones are listed); 2 "
+             "usage error.");
+
   TopoCommandOptionsCli topo;
   auto* tp = app.add_subcommand("topo", "Read `nvidia-smi topo -m` output");
   tp->add_option("file", topo.path, "File with the matrix")->required();
@@ -289,6 +300,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("events")) return RunEvents(events, std::cout, std::cerr);
   if (app.got_subcommand("ranks")) return RunRanks(ranks, std::cout, std::cerr);
   if (app.got_subcommand("rules")) return RunRulesList(rules, std::cout, std::cerr);
+  if (app.got_subcommand("explain")) return RunExplain(explain, std::cin, std::cout, std::cerr);
   if (app.got_subcommand("topo")) return RunTopo(topo, std::cout, std::cerr);
   if (app.got_subcommand("bench")) return RunBench(bench, std::cout, std::cerr);
   if (app.got_subcommand("summarize")) return RunSummarize(summarize, std::cout, std::cerr);

@@ -120,6 +120,7 @@ struct JobBuilder::State {
   std::map<int, int> unknown_rank_owner;
 
   std::unordered_map<std::string, int> warn_index;
+  std::unordered_map<std::string, int> notice_index;
   std::map<std::pair<int, int>, int> torch_index;  ///< (pg_id, rank) → Job::torch_ranks index
   std::map<int, size_t> trails_per_process;
 

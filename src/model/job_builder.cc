@@ -122,34 +122,45 @@ std::string_view StripPort(std::string_view addr) {
   return addr;
 }
 
-void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
-                const Warning& w) {
+/// Adds one line to a deduplicated record list (warnings or notices), keyed by category,
+/// location and the message with its numbers blanked out.
+void AddRecord(std::vector<WarnRecord>* records, std::unordered_map<std::string, int>* index,
+               int proc, const EventContext& ctx, const Warning& w) {
   std::string key = std::to_string(static_cast<int>(w.category)) + "|" + std::string(ctx.location) +
                     "|" + NormalizeForDedup(w.message);
-  auto it = st->warn_index.find(key);
+  auto it = index->find(key);
   int idx;
-  if (it == st->warn_index.end()) {
-    if (job->warnings.size() >= kMaxWarnRecords) {
+  if (it == index->end()) {
+    if (records->size() >= kMaxWarnRecords) {
       key = "overflow";
-      it = st->warn_index.find(key);
+      it = index->find(key);
     }
   }
-  if (it == st->warn_index.end()) {
-    idx = static_cast<int>(job->warnings.size());
+  if (it == index->end()) {
+    idx = static_cast<int>(records->size());
     WarnRecord r;
     r.category = key == "overflow" ? WarnCategory::kOther : w.category;
     r.message = key == "overflow" ? "(further distinct warnings not kept)" : std::string(w.message);
     r.location = std::string(ctx.location);
     r.first_timestamp = MakeTimedEvidence(ctx).time;
-    job->warnings.push_back(std::move(r));
-    st->warn_index.emplace(std::move(key), idx);
+    records->push_back(std::move(r));
+    index->emplace(std::move(key), idx);
   } else {
     idx = it->second;
   }
-  WarnRecord& r = job->warnings[idx];
+  WarnRecord& r = (*records)[idx];
   ++r.count;
   if (proc >= 0) r.processes.insert(proc);
   if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeTimedEvidence(ctx));
+}
+
+void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                const Warning& w) {
+  AddRecord(&job->warnings, &st->warn_index, proc, ctx, w);
+}
+
+void AddNotice(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx) {
+  AddRecord(&job->notices, &st->notice_index, proc, ctx, Warning{WarnCategory::kOther, ctx.body});
 }
 
 int TorchRank(const EventContext& ctx, int event_rank) {
@@ -289,9 +300,16 @@ struct Folder {
   }
   void operator()(const SocketDevices& e) {
     Process* p = P();
-    if (!p || !p->socket_devices.empty()) return;
-    for (const auto& d : e.devices)
-      p->socket_devices.push_back(std::string(d.name) + ":" + std::string(d.address));
+    if (!p) return;
+    // NCCL repeats the list per communicator; before 2.5 it printed one line per interface.
+    for (const auto& d : e.devices) {
+      std::string dev = std::string(d.name) + ":" + std::string(d.address);
+      if (p->socket_devices.size() < 16 &&
+          std::find(p->socket_devices.begin(), p->socket_devices.end(), dev) ==
+              p->socket_devices.end()) {
+        p->socket_devices.push_back(std::move(dev));
+      }
+    }
   }
   void operator()(const GdrStatus& e) {
     Process* p = P();
@@ -316,6 +334,10 @@ struct Folder {
     if (proc >= 0) OnCommEnd(job, st, proc, e);
   }
   void operator()(const CommTopology& e) {
+    if (Process* p = P()) {
+      p->nccl_nnodes = std::max(p->nccl_nnodes, e.nnodes);
+      p->nccl_local_ranks = std::max(p->nccl_local_ranks, e.local_ranks);
+    }
     if (proc >= 0) OnCommTopology(job, st, proc, e);
   }
   void operator()(const RingOrder& e) {
@@ -354,7 +376,8 @@ struct Folder {
       paths[{key.first, key.second}] = std::string(buf) + std::string(hop.type);
     }
   }
-  void operator()(const P2pDisabled&) {}
+  void operator()(const P2pDisabled&) { AddNotice(job, st, proc, ctx); }
+  void operator()(const Notice&) { AddNotice(job, st, proc, ctx); }
   void operator()(const Collective& e) {
     if (proc >= 0) OnCollective(job, st, proc, e);
   }

@@ -160,6 +160,21 @@ void ResolveHardwarePath(const Job& job, const JobBuilder::State& st, const Buil
     l->hardware_path = TopoLookup(job, options, *l, &l->path_evidence);
 }
 
+/// Intra- vs inter-node when the processes of both ends are not both in the log, from what NCCL
+/// states itself: the communicator's nNodes (1: all on one node; as many as ranks: each rank on
+/// its own node) and the transport (SHM and P2P exist only within a node, MNNVL aside).
+std::optional<bool> IntraNodeFromNccl(const Job& job, const Link& l) {
+  if (l.comm >= 0) {
+    const Communicator& c = job.comms[l.comm];
+    if (c.nnodes == 1) return true;
+    if (c.nnodes > 1 && c.nranks > 0 && c.nnodes == c.nranks) return false;
+    if (c.nnodes > 1 && c.local_ranks == 1) return false;
+  }
+  if (l.cls == TransportClass::kSHM) return true;
+  if (l.path != P2pPath::kNotApplicable && l.mode != "MNNVL") return true;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options) {
@@ -171,8 +186,8 @@ void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options) {
     if (pa >= 0 && pb >= 0) {
       l.intra_node = job->processes[pa].node == job->processes[pb].node;
       l.same_physical_host = job->processes[pa].host == job->processes[pb].host;
-    } else if (l.comm >= 0 && job->comms[l.comm].nnodes == 1) {
-      l.intra_node = true;
+    } else {
+      l.intra_node = IntraNodeFromNccl(*job, l);
     }
     if (l.path != P2pPath::kNotApplicable) {
       ResolveP2pPath(*job, *st, options, &l);

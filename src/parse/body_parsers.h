@@ -55,6 +55,9 @@ WarnCategory ClassifyWarning(std::string_view message);
 /// INFO bodies that are NOWARN-downgraded failures (shm, cuda, syscall): true if `body` is one.
 bool IsDowngradedFailure(std::string_view body);
 
+/// INFO bodies that report a degradation or a rejected setting (events.h Notice).
+bool ParseNotice(std::string_view body, EventData* data);
+
 /// Known uninteresting message families; returns the family name or empty.
 std::string_view NoiseFamily(std::string_view body);
 /// The family of the hottest noise bodies (proxy-thread chatter) whose prefix alone decides the

@@ -58,7 +58,8 @@ bool ParseEnv(std::string_view body, EventData* data) {
   } else if (!c.Eat(" set to ")) {
     return false;
   }
-  std::string_view value = c.rest();
+  // Pastes often carry trailing blanks: "NCCL_IB_DISABLE set by environment to 1.      ".
+  std::string_view value = Trim(c.rest());
   if (!value.empty() && value.back() == '.') value.remove_suffix(1);
   env.value = value;
   *data = env;

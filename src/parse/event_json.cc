@@ -345,6 +345,7 @@ struct FieldWriter {
     w->Str("category", EnumName(kWarnCategories, e.category));
     w->Str("message", e.message);
   }
+  void operator()(const Notice& e) const { w->Str("message", e.message); }
   void operator()(const ErrorTrail& e) const {
     w->Str("location", e.location);
     w->Num("code", e.code);

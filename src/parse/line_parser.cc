@@ -169,6 +169,7 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
     *data = Warning{ClassifyWarning(body), body};
     return;
   }
+  if (ParseNotice(body, data)) return;
   std::string_view family = NoiseFamily(body);
   if (!family.empty()) {
     *data = KnownNoise{family};
@@ -536,6 +537,7 @@ std::string_view EventTypeName(const EventData& data) {
                                                 "collective",
                                                 "coll_algo",
                                                 "warning",
+                                                "notice",
                                                 "error_trail",
                                                 "watchdog_timeout",
                                                 "work_progress",

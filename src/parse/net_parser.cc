@@ -203,6 +203,19 @@ bool ParseNetSlash(std::string_view body, EventData* data) {
       *data = std::move(d);
       return true;
     }
+    if (StartsWith(msg, "[")) {  // 2.3: "NET/IB: [0] mlx5_0:1/IB" (one line per device)
+      IbDevices d;
+      std::string_view items = msg;
+      size_t close = items.find("] ");
+      if (close != std::string_view::npos) {
+        std::string_view item = Trim(items.substr(close + 2));
+        NetInterface ni;
+        if (ReadInterface(item, true, &ni)) d.devices.push_back(ni);
+      }
+      if (d.devices.empty()) return false;
+      *data = std::move(d);
+      return true;
+    }
     if (StartsWith(msg, "Using")) {
       IbDevices d;
       std::string_view items = msg.substr(5);
@@ -237,6 +250,12 @@ bool ParseNet(std::string_view body, EventData* data) {
         *data = u;
         return true;
       }
+      if (StartsWith(body, "Using internal Network ")) {  // 2.3: "Using internal Network Socket"
+        UsingNetwork u;
+        u.name = Trim(body.substr(23));
+        *data = u;
+        return true;
+      }
       return false;
     case 'G':
       return ParseGdr({}, body, data);
@@ -262,6 +281,12 @@ bool ParseNet(std::string_view body, EventData* data) {
         return true;
       }
       if (StartsWith(body, "NET/")) return ParseNetSlash(body, data);
+      if (StartsWith(body, "NET : Using interface ")) {  // 2.3-2.4: one line per interface
+        SocketDevices d;
+        ReadInterfaces(body.substr(22), false, &d.devices);
+        *data = std::move(d);
+        return true;
+      }
       return false;
     default:
       if (body.substr(0, 20).find("/Plugin") != std::string_view::npos) {

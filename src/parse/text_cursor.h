@@ -63,6 +63,11 @@ inline bool EndsWith(std::string_view s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 /// True for ASCII digits.
+/// True if `needle` occurs anywhere in `s`.
+inline bool Contains(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
+}
+
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 /// True for ASCII letters.
 inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

@@ -51,6 +51,9 @@ bool IsDowngradedFailure(std::string_view body) {
     default:
       return false;
   }
+  // "Call to ibv_modify_qp failed ..., retrying 1/5 ...": a retry NCCL reports, not a failure
+  // (ParseNotice keeps it).
+  if (body.find(", retrying") != std::string_view::npos) return false;
   return StartsWith(body, "Cuda failure") || StartsWith(body, "Error while ") ||
          StartsWith(body, "Error: failed to extend") || StartsWith(body, "Call to ") ||
          StartsWith(body, "socketProgress") || StartsWith(body, "Bootstrap : no socket") ||

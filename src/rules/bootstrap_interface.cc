@@ -1,8 +1,13 @@
 // bootstrap-interface: bootstrap/socket traffic on loopback, docker bridges, veth or link-local
 // addresses, or no usable interface at all.
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
-#include "warn_matchers.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -10,10 +15,39 @@ namespace {
 /// Why an interface/address is a poor choice, or "" when it is fine.
 std::string BadInterface(std::string_view ifname, std::string_view addr) {
   if (ifname == "lo" || addr.substr(0, 4) == "127." || addr == "::1") return "loopback";
-  if (ifname.substr(0, 6) == "docker") return "a Docker bridge";
-  if (ifname.substr(0, 4) == "veth") return "a veth pair end";
-  if (addr.substr(0, 8) == "169.254.") return "a link-local address";
+  if (ifname.starts_with("docker") || ifname.starts_with("br-")) return "a Docker bridge";
+  if (ifname.starts_with("veth")) return "a veth pair end";
+  if (ifname.starts_with("virbr")) return "a libvirt bridge";
+  if (ifname.starts_with("ip6tnl") || ifname.starts_with("tunl") || ifname.starts_with("sit")) {
+    return "a tunnel device";
+  }
+  if (ifname.starts_with("tun") || ifname.starts_with("tap")) return "a VPN/tun device";
+  if (addr.starts_with("169.254.")) return "a link-local address";
+  if (addr.starts_with("fe80:") || addr.starts_with("FE80:")) return "an IPv6 link-local address";
   return "";
+}
+
+/// The first unsuitable interface of a "NET/Socket : Using [0]lo:127.0.0.1<0> [1]..." list (or
+/// the 2.3-2.4 "NET : Using interface" lines): (name, address, why); empty when all are fine.
+std::tuple<std::string, std::string, std::string> BadSocketDevice(const Process& p) {
+  for (const std::string& d : p.socket_devices) {
+    size_t colon = d.find(':');
+    std::string name = d.substr(0, colon);
+    std::string addr = colon == std::string::npos ? "" : d.substr(colon + 1);
+    addr = addr.substr(0, addr.find('<'));
+    std::string why = BadInterface(name, addr);
+    if (!why.empty()) return {name, addr, why};
+  }
+  return {};
+}
+
+/// True if the job's connection errors say that ranks could not reach each other.
+bool ConnectionsFailed(const RuleContext& ctx) {
+  for (const MessageHit* h : ctx.messages.OfRule("connection-error")) {
+    if (h->known != nullptr && h->known->side == FailureSide::kNetworkPath) return true;
+    if (h->known != nullptr && h->known->side == FailureSide::kPeerDied) return true;
+  }
+  return false;
 }
 
 class BootstrapInterfaceRule : public BasicRule {
@@ -30,11 +64,10 @@ class BootstrapInterfaceRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
-    auto records = MatchingWarnings(job, IsInterfaceWarning);
-    if (!records.empty()) {
-      Finding f = NewFinding(*this);
-      f.severity = Severity::kError;
-      for (const WarnRecord* w : records) AddWarnRecord(job, *w, &f);
+    std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+    if (!hits.empty()) {
+      const KnownMessage* lead = hits.front()->known;
+      Finding f = FindingForEntry(*this, job, lead, hits);
       std::string ifname;
       for (const Process& p : job.processes) {
         if (const Setting* s = FindEnv(p, "NCCL_SOCKET_IFNAME")) {
@@ -43,39 +76,88 @@ class BootstrapInterfaceRule : public BasicRule {
           break;
         }
       }
-      f.message = "NCCL found no usable socket interface on " +
-                  std::to_string(ProcessCount(records)) + " process(es): \"" +
-                  records.front()->message + "\"";
-      if (!ifname.empty()) {
-        f.message += "; NCCL_SOCKET_IFNAME=" + ifname + " matches no usable interface";
+      if (!ifname.empty() && lead != nullptr && lead->id == "no-socket-interface") {
+        f.message += " NCCL_SOCKET_IFNAME=" + ifname + " is set: it matches no usable interface.";
       }
-      f.message += ".";
       f.suspect_hosts = f.hosts;
       out->push_back(std::move(f));
     }
+    UnsuitableInterfaces(ctx, out);
+    DifferentInterfaces(job, out);
+  }
+
+ private:
+  /// Bootstrap or socket traffic on loopback, bridges, tunnels or link-local addresses.
+  void UnsuitableInterfaces(const RuleContext& ctx, std::vector<Finding>* out) const {
+    const Job& job = ctx.job;
     Finding f = NewFinding(*this);
     std::vector<std::string> bad;
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
-      std::string why = BadInterface(p.bootstrap_if, p.bootstrap_addr);
+      std::string ifname = p.bootstrap_if, addr = p.bootstrap_addr;
+      const Evidence* ev = &p.bootstrap_evidence;
+      std::string why = BadInterface(ifname, addr);
+      if (why.empty()) {
+        // NCCL's socket transport may use other interfaces than the bootstrap.
+        std::tie(ifname, addr, why) = BadSocketDevice(p);
+        ev = nullptr;
+      }
       if (why.empty()) continue;
       AddProcess(job, static_cast<int>(i), &f);
-      AddEvidence(&f, p.bootstrap_evidence);
-      std::string item = ProcessLabel(job, static_cast<int>(i)) + " on " + p.bootstrap_if;
-      if (!p.bootstrap_addr.empty()) item += " " + p.bootstrap_addr;
+      if (ev != nullptr) AddEvidence(&f, *ev);
+      std::string item = ProcessLabel(job, static_cast<int>(i)) + " on " + ifname;
+      if (!addr.empty()) item += " " + addr;
       item += " (" + why + ")";
       bad.push_back(item);
     }
     if (bad.empty()) return;
-    bool multi = job.hosts.size() > 1 || IsMultiNode(job);
-    f.severity = multi ? Severity::kWarning : Severity::kInfo;
+    const bool multi = job.hosts.size() > 1 || IsMultiNode(job);
+    const bool failing = ConnectionsFailed(ctx);
+    f.severity = multi || failing ? Severity::kWarning : Severity::kInfo;
     size_t shown = std::min<size_t>(bad.size(), 4);
     std::vector<std::string> head(bad.begin(), bad.begin() + shown);
     f.message = std::to_string(bad.size()) +
                 " process(es) bootstrap on an unsuitable interface: " + JoinStrings(head, "; ") +
-                (bad.size() > shown ? "; ..." : "") +
-                (multi ? ". Other nodes cannot reach this address."
-                       : ". Harmless while all ranks share one host.");
+                (bad.size() > shown ? "; ..." : "");
+    if (multi) {
+      f.message += ". Other nodes cannot reach this address.";
+    } else if (failing) {
+      f.message += ". Ranks failed to connect: other nodes cannot reach this address.";
+    } else {
+      f.message += ". Harmless while all ranks share one host.";
+    }
+    out->push_back(std::move(f));
+  }
+
+  /// Nodes that bootstrap on differently named interfaces or different /16 subnets.
+  void DifferentInterfaces(const Job& job, std::vector<Finding>* out) const {
+    if (job.hosts.size() < 2) return;
+    std::map<std::string, std::vector<int>> by_if;  // interface → processes
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      const Process& p = job.processes[i];
+      if (p.bootstrap_if.empty() || !BadInterface(p.bootstrap_if, p.bootstrap_addr).empty()) continue;
+      by_if[p.bootstrap_if].push_back(static_cast<int>(i));
+    }
+    if (by_if.size() < 2) return;
+    for (const Process& p : job.processes) {
+      if (FindEnv(p, "NCCL_SOCKET_IFNAME") != nullptr) return;  // chosen on purpose
+    }
+    Finding f = NewFinding(*this);
+    f.title = "Nodes bootstrap on different network interfaces";
+    std::vector<std::string> parts;
+    for (const auto& [ifname, procs] : by_if) {
+      std::set<std::string> hosts;
+      for (int p : procs) {
+        AddProcess(job, p, &f);
+        hosts.insert(HostName(job, p));
+        AddEvidence(&f, job.processes[p].bootstrap_evidence);
+      }
+      parts.push_back(ifname + " on " + std::to_string(hosts.size()) + " host(s)");
+    }
+    f.message = "Without NCCL_SOCKET_IFNAME each node picked its own interface: " +
+                JoinStrings(parts, ", ") +
+                ". If these are different networks, ranks advertise addresses the others cannot "
+                "route to.";
     out->push_back(std::move(f));
   }
 };

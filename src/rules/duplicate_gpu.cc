@@ -1,6 +1,7 @@
 // duplicate-gpu: two ranks of one communicator on the same GPU (same host and busId).
 #include <map>
 
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -20,6 +21,7 @@ class DuplicateGpuRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
+    bool found = false;
     for (size_t ci = 0; ci < job.comms.size(); ++ci) {
       const Communicator& c = job.comms[ci];
       std::map<std::pair<std::string, std::string>, std::vector<int>> gpus;
@@ -44,7 +46,13 @@ class DuplicateGpuRule : public BasicRule {
         f.message = "comm " + c.id + ": ranks " + JoinInts(ranks) + " all use the GPU with busId " +
                     key.second + " on host " + f.hosts.front() + ".";
         out->push_back(std::move(f));
+        found = true;
       }
+    }
+    // NCCL's own "Duplicate GPU detected" when the init lines do not show it (an excerpt).
+    if (!found) {
+      std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+      if (!hits.empty()) ReportHitsByEntry(*this, job, hits, out);
     }
   }
 };

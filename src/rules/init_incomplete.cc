@@ -4,6 +4,7 @@
 #include "ncclscope/model/watchdog_table.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "warn_matchers.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -28,6 +29,7 @@ class InitIncompleteRule : public BasicRule {
     missing.title = "Ranks of a communicator are missing from the logs";
     std::vector<std::string> missing_parts;
     std::set<int> quoted;
+    bool partly_completed = false;  // a stuck communicator where other ranks completed
     for (const Communicator& c : job.comms) {
       const int ci = static_cast<int>(&c - job.comms.data());
       std::vector<int> not_done, absent;
@@ -43,6 +45,7 @@ class InitIncompleteRule : public BasicRule {
         // completed and some ranks never logged; otherwise the stuck ranks are the suspects.
         bool any_completed = false;
         for (const auto& [r, cr] : c.ranks) any_completed = any_completed || cr.completed;
+        partly_completed = partly_completed || any_completed;
         const bool blame_absent = !absent.empty() && c.parent_id.empty() && !any_completed;
         std::vector<int> global_stuck;
         std::vector<std::string> quotes;
@@ -102,6 +105,19 @@ class InitIncompleteRule : public BasicRule {
       }
     }
     if (!stuck_parts.empty()) {
+      // Without any failure in the log (no error, no warning, no signal) a log that ends during
+      // init is as likely an excerpt cut there as a hang: not proof that the job is broken.
+      bool failure_seen = !job.framework.empty();
+      for (const WarnRecord& w : job.warnings) failure_seen = failure_seen || !IsBenignWarning(w);
+      // Error trails count unless they only follow harmless probing warnings (libibverbs
+      // missing: NCCL unwinds the probe and moves on).
+      if (!job.error_trails.empty() && job.warnings.empty()) failure_seen = true;
+      // Other ranks of a stuck communicator completed: these ranks fell behind, not the log.
+      failure_seen = failure_seen || partly_completed;
+      if (!failure_seen) {
+        stuck.severity = Severity::kWarning;
+        stuck.title = "Communicator initialization did not complete in this log";
+      }
       size_t shown = std::min<size_t>(stuck_parts.size(), 4);
       stuck.message =
           JoinStrings(std::vector<std::string>(stuck_parts.begin(), stuck_parts.begin() + shown),
@@ -110,6 +126,11 @@ class InitIncompleteRule : public BasicRule {
                ? "; and " + std::to_string(stuck_parts.size() - shown) + " more communicator(s)"
                : "") +
           ".";
+      if (!failure_seen) {
+        stuck.message +=
+            " No error, warning or signal follows: the log may be an excerpt that ends during "
+            "init; if the job stopped here, it hung in init.";
+      }
       out->push_back(std::move(stuck));
     }
     if (!missing_parts.empty()) {

@@ -1,28 +1,20 @@
 // nccl-error: NCCL errors surfaced to the framework ("NCCL error in: ...").
 #include <map>
 
+#include "ncclscope/rules/knowledge.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
 namespace ncclscope::rules_internal {
 namespace {
 
+/// What the error means, from the knowledge table (" A system call ... failed ...").
 std::string Hint(const std::string& reason) {
-  if (ContainsNoCase(reason, "unhandled system error")) {
-    return " A system call or external library failed: the NCCL WARN lines before it name the "
-           "cause (often /dev/shm, sockets or the network plugin).";
-  }
-  if (ContainsNoCase(reason, "invalid usage")) {
-    return " NCCL rejected its configuration (e.g. a requested network or interface that "
-           "does not exist).";
-  }
-  if (ContainsNoCase(reason, "remote process exited")) {
-    return " Another rank died or the network failed: find the first rank that failed.";
-  }
-  if (ContainsNoCase(reason, "unhandled cuda error")) {
-    return " A CUDA call failed: see the Cuda failure warning.";
-  }
-  return "";
+  const KnownMessage* k = MatchMessage(reason);
+  if (k == nullptr) return "";
+  std::string hint = " " + std::string(k->meaning);
+  if (k->rule != "nccl-error" && !k->rule.empty()) hint += " (see " + std::string(k->rule) + ")";
+  return hint;
 }
 
 class NcclErrorRule : public BasicRule {

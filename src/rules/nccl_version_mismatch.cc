@@ -2,6 +2,7 @@
 #include <map>
 
 #include "ncclscope/model/rank_ranges.h"
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -25,7 +26,12 @@ class NcclVersionMismatchRule : public BasicRule {
       const std::string& v = job.processes[i].nccl_version;
       if (!v.empty()) by_version[v].push_back(static_cast<int>(i));
     }
-    if (by_version.size() < 2) return;
+    if (by_version.size() < 2) {
+      // NCCL's own mismatch messages, when the version lines are not all in the log.
+      std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+      if (!hits.empty()) ReportHitsByEntry(*this, job, hits, out);
+      return;
+    }
     Finding f = NewFinding(*this);
     size_t majority = 0;
     std::string majority_version;

@@ -1,7 +1,9 @@
-// nccl-warn: every NCCL WARN no specific rule explains, so none is ever silently dropped.
+// nccl-warn: every NCCL WARN no specific rule explains, so none is ever silently dropped. When
+// the knowledge table knows the message (but no rule of its own reports it), the finding says
+// what it means and how to fix it.
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
-#include "warn_matchers.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -15,8 +17,13 @@ class NcclWarnRule : public BasicRule {
                   "warning may be harmless probing.") {}
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
-    for (const WarnRecord& w : ctx.job.warnings) {
-      if (IsExplainedWarning(w)) continue;
+    for (const MessageHit* h : ctx.messages.OfRule(id())) {
+      if (h->known != nullptr) {
+        out->push_back(FindingForEntry(*this, ctx.job, h->known, {h}));
+        continue;
+      }
+      if (h->record == nullptr) continue;
+      const WarnRecord& w = *h->record;
       Finding f = NewFinding(*this);
       AddWarnRecord(ctx.job, w, &f);
       f.message = "NCCL WARN";

@@ -1,22 +1,40 @@
 #include "net_expectation.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "rule_util.h"
 
 namespace ncclscope::rules_internal {
 namespace {
 
-void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, const Evidence& ev) {
+void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, const Evidence& ev,
+         bool weak = false) {
   for (const NetExpectation& e : *out) {
     if (e.reason == reason) return;
   }
-  out->push_back({std::move(reason), failed, ev});
+  NetExpectation e;
+  e.reason = std::move(reason);
+  e.plugin_failed = failed;
+  e.evidence = ev;
+  e.weak = weak;
+  out->push_back(std::move(e));
 }
 
 }  // namespace
 
 bool IsSocketNetName(std::string_view name) { return ContainsNoCase(name, "Socket"); }
+
+bool IsIpoibName(std::string_view ifname) {
+  return ifname.size() >= 3 && ifname.starts_with("ib") &&
+         (std::isdigit(static_cast<unsigned char>(ifname[2])) || ifname[2] == 'p' ||
+          ifname[2] == 's');
+}
+
+bool IsRdmaPluginName(std::string_view name) {
+  return ContainsNoCase(name, "RDMA") || name.starts_with("IB") || ContainsNoCase(name, "IBext") ||
+         ContainsNoCase(name, "SHARP");
+}
 
 std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
   std::vector<NetExpectation> out;
@@ -60,8 +78,45 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
     if (const Setting* s = FindEnv(p, "NCCL_NET"); s != nullptr && !IsSocketNetName(s->value)) {
       Add(&out, "NCCL_NET=" + s->value + " is set", false, s->evidence);
     }
+    for (const char* name : {"NCCL_IB_HCA", "NCCL_IB_GID_INDEX"}) {
+      if (const Setting* s = FindEnv(p, name); s != nullptr && !s->value.starts_with("^")) {
+        Add(&out, std::string(name) + "=" + s->value + " is set (InfiniBand/RoCE intended)", false,
+            s->evidence);
+      }
+    }
+    // TCP over an IPoIB interface (ib0, ibp12s0): the nodes have InfiniBand that NCCL does not
+    // use through verbs.
+    for (const std::string& dev : p.socket_devices) {
+      if (IsIpoibName(dev)) {
+        Add(&out, "NCCL's sockets run over the IPoIB interface " + dev.substr(0, dev.find(':')) +
+                      ": the nodes have InfiniBand",
+            false, p.network_evidence);
+        break;
+      }
+    }
+    const bool socket_ipoib = std::any_of(p.socket_devices.begin(), p.socket_devices.end(),
+                                          [](const std::string& d) { return IsIpoibName(d); });
+    if (!socket_ipoib && IsIpoibName(p.bootstrap_if) && p.ib_devices.empty()) {
+      Add(&out, "bootstrap runs over the IPoIB interface " + p.bootstrap_if +
+                    ": the nodes have InfiniBand",
+          false, p.bootstrap_evidence);
+    }
+    for (const PluginNote& n : p.plugins) {
+      if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
+          IsRdmaPluginName(n.name)) {
+        Add(&out, "an RDMA network plugin is loaded (" + n.name + ")", false, n.evidence);
+      }
+    }
     if (p.ib_no_device) {
-      Add(&out, "NET/IB found no device", false, p.ib_no_device_evidence);
+      Add(&out, "NET/IB found no device", false, p.ib_no_device_evidence, /*weak=*/true);
+    }
+  }
+  // HCAs that NCCL could not open (inside a container without the RDMA devices).
+  for (const WarnRecord& w : job.warnings) {
+    if (ContainsNoCase(w.message, "ibv_open_device") ||
+        ContainsNoCase(w.message, "NET/IB : Unable to open device")) {
+      Add(&out, "NCCL could not open the InfiniBand/RoCE device", true,
+          w.evidence.empty() ? Evidence{} : w.evidence.front());
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const NetExpectation& a, const NetExpectation& b) {

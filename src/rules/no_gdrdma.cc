@@ -1,6 +1,8 @@
 // no-gdrdma: RDMA network links without GPUDirect RDMA (data bounces through host memory).
+#include <cstdio>
 #include <map>
 
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -51,7 +53,20 @@ class NoGdrdmaRule : public BasicRule {
       AddEvidence(&f, p.gdr_evidence);
       notes.push_back(ProcessLabel(job, static_cast<int>(i)));
     }
-    if (without == 0 && notes.empty()) return;
+    std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+    AddHits(job, hits, &f);
+    if (without == 0 && notes.empty() && hits.empty()) return;
+    // NCCL before 2.23 looks for the nv_peer_mem module only: with a driver stack that ships
+    // nvidia-peermem it reports "no module" although GPUDirect RDMA would work.
+    bool old_nccl = false;
+    for (const Process& p : job.processes) {
+      if (p.gdr_disabled_nics == 0) continue;
+      int major = 0, minor = 0;
+      if (std::sscanf(p.nccl_version.c_str(), "%d.%d", &major, &minor) == 2 &&
+          (major < 2 || (major == 2 && minor < 23))) {
+        old_nccl = true;
+      }
+    }
     std::vector<std::string> parts;
     for (const auto& [cls, c] : per_class) {
       if (c.first > 0) {
@@ -63,8 +78,22 @@ class NoGdrdmaRule : public BasicRule {
       parts.push_back("GPU Direct RDMA is disabled on " + std::to_string(notes.size()) +
                       " process(es)");
     }
+    for (const MessageHit* h : hits) {
+      if (h->known != nullptr) {
+        parts.push_back(std::string(h->known->title) + " (\"" + std::string(h->text) + "\")");
+      }
+    }
     f.message = JoinStrings(parts, "; ") +
                 ": network data is staged through host memory, costing bandwidth and CPU.";
+    if (const KnownMessage* k = FindKnownMessage("gdr-disabled-for-hca")) {
+      f.message += " " + CausesSentence(*k);
+    }
+    if (old_nccl) {
+      f.message +=
+          " This NCCL is older than 2.23, which recognises only the nv_peer_mem module: with a "
+          "driver stack that ships nvidia-peermem (e.g. DGX OS 25.01+) it disables GPUDirect "
+          "RDMA although the module is loaded; upgrade NCCL.";
+    }
     out->push_back(std::move(f));
   }
 };

@@ -1,9 +1,9 @@
 // p2p-disabled: GPUs of one node use SHM (or the network) instead of P2P.
 #include <map>
 
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
-#include "warn_matchers.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -56,9 +56,29 @@ class P2pDisabledRule : public BasicRule {
       if (l.comm >= 0) AddComm(&f, job.comms[l.comm].id);
       if (f.evidence.size() < 3) AddEvidence(&f, l.first);
     }
-    auto records = MatchingWarnings(job, IsP2pDisabledWarning);
-    for (const WarnRecord* w : records) AddWarnRecord(job, *w, &f);
-    if (env.empty() && shm_per_comm.empty() && net_per_comm.empty() && records.empty()) return;
+    // What NCCL or CUDA said about P2P (warnings, INFO notices): the explicit evidence.
+    std::vector<const MessageHit*> hits;
+    // NCCL's "Check P2P Type ... 0" also says 0 when a node holds a single rank: it only counts
+    // where the log shows ranks sharing a node, or when the hardware check failed
+    // (isAllCudaP2p 0). With "isAllCudaP2p 1" CUDA says every pair can: the 0 comes from a
+    // setting or separate processes, which the links and settings above already tell.
+    const bool shared_node = NcclSaysRanksShareNode(job).value_or(false);
+    for (const MessageHit* h : ctx.messages.OfRule(id())) {
+      if (h->known != nullptr && h->known->id == "p2p-not-all-local" &&
+          (ContainsNoCase(h->text, "isAllCudaP2p 1") ||
+           (!shared_node && !ContainsNoCase(h->text, "isAllCudaP2p 0")))) {
+        continue;
+      }
+      hits.push_back(h);
+    }
+    const KnownMessage* lead = nullptr;
+    for (const MessageHit* h : hits) {
+      if (h->known != nullptr && (lead == nullptr || h->known->severity > lead->severity)) {
+        lead = h->known;
+      }
+    }
+    AddHits(job, hits, &f);
+    if (env.empty() && shm_per_comm.empty() && net_per_comm.empty() && hits.empty()) return;
     std::vector<std::string> parts;
     // Counted over all communicators, so a job with many sub-communicators stays one line.
     auto summarize = [&](const auto& per_comm, const char* what) {
@@ -71,7 +91,7 @@ class P2pDisabledRule : public BasicRule {
     };
     summarize(shm_per_comm, "SHM");
     summarize(net_per_comm, "the network");
-    if (!records.empty()) parts.push_back("NCCL: \"" + records.front()->message + "\"");
+    if (!hits.empty()) parts.push_back("NCCL: \"" + std::string(hits.front()->text) + "\"");
     f.message = parts.empty() ? std::string("P2P is disabled by the environment")
                               : JoinStrings(parts, "; ");
     if (!env.empty())
@@ -85,6 +105,12 @@ class P2pDisabledRule : public BasicRule {
       return l.intra_node.value_or(false) && (l.cls == TransportClass::kSHM || IsNetClass(l.cls));
     });
     f.message += ".";
+    if (lead != nullptr) {
+      // The explicit message decides what it means and how bad it is.
+      if (lead->severity > f.severity) f.severity = lead->severity;
+      if (shm_per_comm.empty() && net_per_comm.empty()) f.title = std::string(lead->title);
+      f.message += " " + std::string(lead->meaning) + " " + CausesSentence(*lead);
+    }
     out->push_back(std::move(f));
   }
 };

@@ -21,8 +21,10 @@ std::vector<std::unique_ptr<Rule>> BuildRules() {
   rules.push_back(MakeIntraNodeNetRule());
   rules.push_back(MakeBootstrapInterfaceRule());
   rules.push_back(MakeShmFailureRule());
+  rules.push_back(MakeIbErrorRule());
   rules.push_back(MakeNetErrorRule());
   rules.push_back(MakeConnectionErrorRule());
+  rules.push_back(MakeRanksDisagreeRule());
   rules.push_back(MakeCudaErrorRule());
   rules.push_back(MakeNvlsFailureRule());
   rules.push_back(MakeCollNetFailureRule());
@@ -32,6 +34,7 @@ std::vector<std::unique_ptr<Rule>> BuildRules() {
   rules.push_back(MakeSlowInitRule());
   rules.push_back(MakeEnvMismatchRule());
   rules.push_back(MakeRankInconsistencyRule());
+  rules.push_back(MakeCostlySettingRule());
   rules.push_back(MakeEnvOverrideRule());
   rules.push_back(MakeP2pReadModeRule());
   rules.push_back(MakeP2pPathUnknownRule());
@@ -71,7 +74,8 @@ void SortFindings(std::vector<Finding>* findings) {
 
 std::vector<Finding> RunRules(const Job& job, const RuleOptions& options) {
   std::vector<Finding> findings;
-  RuleContext ctx{job, options};
+  const JobMessages messages = BuildJobMessages(job);
+  RuleContext ctx{job, options, messages};
   for (const auto& r : AllRules()) r->Check(ctx, &findings);
   SortFindings(&findings);
   return findings;

@@ -21,6 +21,8 @@ std::unique_ptr<Rule> MakeBootstrapInterfaceRule();   ///< bootstrap-interface
 std::unique_ptr<Rule> MakeShmFailureRule();           ///< shm-failure
 std::unique_ptr<Rule> MakeNetErrorRule();             ///< net-error
 std::unique_ptr<Rule> MakeConnectionErrorRule();      ///< connection-error
+std::unique_ptr<Rule> MakeRanksDisagreeRule();        ///< ranks-disagree
+std::unique_ptr<Rule> MakeIbErrorRule();              ///< ib-error
 std::unique_ptr<Rule> MakeCudaErrorRule();            ///< cuda-error
 std::unique_ptr<Rule> MakeNvlsFailureRule();          ///< nvls-failure
 std::unique_ptr<Rule> MakeCollNetFailureRule();       ///< collnet-failure
@@ -30,6 +32,7 @@ std::unique_ptr<Rule> MakeNoGdrdmaRule();             ///< no-gdrdma
 std::unique_ptr<Rule> MakeSlowInitRule();             ///< slow-init
 std::unique_ptr<Rule> MakeEnvMismatchRule();          ///< env-mismatch
 std::unique_ptr<Rule> MakeRankInconsistencyRule();    ///< rank-inconsistency
+std::unique_ptr<Rule> MakeCostlySettingRule();        ///< costly-setting
 std::unique_ptr<Rule> MakeEnvOverrideRule();          ///< env-override
 std::unique_ptr<Rule> MakeP2pReadModeRule();          ///< p2p-read-mode
 std::unique_ptr<Rule> MakeP2pPathUnknownRule();       ///< p2p-path-unknown

@@ -147,6 +147,28 @@ bool IsMultiNode(const Job& job) {
   return CountInterNodeLinks(job) > 0;
 }
 
+std::optional<bool> NcclSaysMultiNode(const Job& job) {
+  std::optional<bool> out;
+  auto see = [&](int nnodes) {
+    if (nnodes > 1) out = true;
+    if (nnodes == 1 && !out) out = false;
+  };
+  for (const Communicator& c : job.comms) see(c.nnodes);
+  for (const Process& p : job.processes) see(p.nccl_nnodes);
+  return out;
+}
+
+std::optional<bool> NcclSaysRanksShareNode(const Job& job) {
+  std::optional<bool> out;
+  auto see = [&](int local_ranks) {
+    if (local_ranks > 1) out = true;
+    if (local_ranks == 1 && !out) out = false;
+  };
+  for (const Communicator& c : job.comms) see(c.local_ranks);
+  for (const Process& p : job.processes) see(p.nccl_local_ranks);
+  return out;
+}
+
 void AddProcess(const Job& job, int process, Finding* f) {
   if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return;
   AddRank(f, job.processes[process].global_rank);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -76,6 +77,11 @@ bool IsFalsy(std::string_view value);
 size_t CountInterNodeLinks(const Job& job);
 /// True if the job spans more than one NCCL node (comm nnodes > 1 or inter-node links).
 bool IsMultiNode(const Job& job);
+
+/// What NCCL's own "nNodes N localRanks L" lines say (communicators, or the lines alone in an
+/// excerpt): whether the job spans nodes / whether ranks share a node; nullopt when no line says.
+std::optional<bool> NcclSaysMultiNode(const Job& job);
+std::optional<bool> NcclSaysRanksShareNode(const Job& job);
 
 /// Adds the processes of a warning record (ranks, hosts) and its evidence to a finding.
 void AddWarnRecord(const Job& job, const WarnRecord& w, Finding* f);

@@ -1,7 +1,7 @@
 // shm-failure: /dev/shm segment creation, extension or attach failed.
+#include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
-#include "warn_matchers.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -18,21 +18,20 @@ class ShmFailureRule : public BasicRule {
                   "P2P or the network).") {}
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
-    auto records = MatchingWarnings(ctx.job, IsShmWarning);
-    if (records.empty()) return;
-    Finding f = NewFinding(*this);
+    std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
+    if (hits.empty()) return;
+    // Creation, extension and fallocate failures are one cause: one finding.
+    const KnownMessage* lead = nullptr;
     bool no_space = false;
-    for (const WarnRecord* w : records) {
-      AddWarnRecord(ctx.job, *w, &f);
-      if (ContainsNoCase(w->message, "No space left") || ContainsNoCase(w->message, "(28)")) {
+    for (const MessageHit* h : hits) {
+      if (lead == nullptr) lead = h->known;
+      if (ContainsNoCase(h->text, "No space left") || ContainsNoCase(h->text, "(28)")) {
         no_space = true;
       }
     }
-    f.message = std::to_string(TotalCount(records)) + " shared-memory failure(s) on " +
-                std::to_string(ProcessCount(records)) + " process(es): \"" +
-                records.front()->message + "\"";
+    Finding f = FindingForEntry(*this, ctx.job, lead, hits);
     if (no_space) {
-      f.message += ". /dev/shm is full or too small (ENOSPC): containers get 64 MiB by default.";
+      f.message += " ENOSPC: /dev/shm is full or too small (containers get 64 MiB by default).";
     }
     f.suspect_hosts = f.hosts;
     out->push_back(std::move(f));

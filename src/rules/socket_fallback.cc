@@ -41,7 +41,15 @@ class SocketFallbackRule : public BasicRule {
       socket_links.push_back(&l);
       if (l.same_physical_host.value_or(false)) ++same_host;
     }
-    if (socket_links.empty()) return;
+    if (socket_links.empty()) {
+      // Socket links within a node are intra-node-net's; the prediction is for logs without
+      // any socket link yet.
+      const bool any_socket_link = std::any_of(job.links.begin(), job.links.end(), [](const Link& l) {
+        return l.cls == TransportClass::kNetSocket;
+      });
+      if (!any_socket_link) PredictedFallback(job, out);
+      return;
+    }
     Finding f = NewFinding(*this);
     // Largest communicator first in words; the others summed, so big jobs stay one line.
     std::string counts;
@@ -91,6 +99,73 @@ class SocketFallbackRule : public BasicRule {
       f.message += " " + std::to_string(same_host) +
                    " of these links join ranks on the same physical host (see intra-node-net).";
     }
+    out->push_back(std::move(f));
+  }
+
+ private:
+  /// Before any `via` line: "Using network Socket" / "NET/Socket : Using ..." tell which
+  /// transport NCCL chose for inter-node traffic; with a failed plugin, an absent HCA or a
+  /// setting that asks for RDMA, that choice is the fallback.
+  void PredictedFallback(const Job& job, std::vector<Finding>* out) const {
+    Finding f = NewFinding(*this);
+    size_t socket_procs = 0;
+    bool any_network = false;  // some process states its network ("Using network X")
+    for (const Process& p : job.processes) any_network = any_network || !p.network.empty();
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      const Process& p = job.processes[i];
+      // Before 2.6.4 there is no "Using network" line: NCCL lists socket interfaces only when
+      // it uses the socket transport (no IB device, no plugin provider).
+      bool provider = false;
+      for (const OfiNote& n : p.ofi) provider = provider || n.kind == OfiKind::kProviderSelected;
+      const bool socket_net =
+          IsSocketNetName(p.network) ||
+          (!any_network && !p.socket_devices.empty() && p.ib_devices.empty() && !provider);
+      if (!socket_net) continue;
+      ++socket_procs;
+      AddProcess(job, static_cast<int>(i), &f);
+      AddEvidence(&f, p.network_evidence);
+    }
+    if (socket_procs == 0) return;
+    const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);
+    if (nccl_multi == false && job.hosts.size() <= 1) return;  // no network within one node
+    const bool multi = nccl_multi.value_or(false) || job.hosts.size() > 1;
+    auto expectations = ExpectedFastNetwork(job);
+    std::vector<std::string> reasons;
+    for (const NetExpectation& e : expectations) {
+      if (e.weak) continue;
+      reasons.push_back(e.reason);
+      AddEvidence(&f, e.evidence);
+    }
+    std::string deliberate;
+    for (const Process& p : job.processes) {
+      if (const Setting* s = FindEnv(p, "NCCL_IB_DISABLE"); s != nullptr && IsTruthy(s->value)) {
+        deliberate = "NCCL_IB_DISABLE=" + s->value;
+        AddEvidence(&f, s->evidence);
+      } else if (const Setting* n = FindEnv(p, "NCCL_NET"); n != nullptr &&
+                                                             IsSocketNetName(n->value)) {
+        deliberate = "NCCL_NET=" + n->value;
+        AddEvidence(&f, n->evidence);
+      }
+    }
+    f.title = "NCCL chose TCP sockets (NET/Socket) for traffic between nodes";
+    f.message = std::to_string(socket_procs) +
+                " process(es) use NCCL's socket transport (\"Using network Socket\", \"NET/Socket : "
+                "Using\"): traffic between nodes will run "
+                "over TCP (a few GB/s instead of 25-400 GB/s)";
+    if (!deliberate.empty()) {
+      // Chosen on purpose: a cost to point out, not a failure.
+      f.severity = multi || !reasons.empty() ? Severity::kWarning : Severity::kInfo;
+      f.message += "; " + deliberate + " asks for it";
+      if (!reasons.empty()) f.message += " although " + JoinStrings(reasons, "; ");
+    } else if (!reasons.empty()) {
+      f.severity = Severity::kError;
+      f.message += ", although the job expected a fast network: " + JoinStrings(reasons, "; ");
+    } else {
+      f.severity = multi ? Severity::kWarning : Severity::kInfo;
+    }
+    f.message += multi ? "." : ". The log does not show whether the job spans several nodes: "
+                                "within one node this does not matter.";
+    f.message += " No connection (`via`) line shows it yet: this is NCCL's choice, predicted.";
     out->push_back(std::move(f));
   }
 };

@@ -1,6 +1,6 @@
-// Which NCCL warnings each specific rule explains. The `nccl-warn` rule reports every warning
-// that none of these predicates claims, so no warning is ever silently dropped. Each predicate is
-// used by exactly the rule named in its comment, which reports every warning it matches.
+// Which rule reports a warning, as predicates for the rules that read warnings. Every warning
+// belongs to exactly one rule (RuleOfWarning, job_messages.h: the knowledge table first, then a
+// fallback by category); `nccl-warn` reports the ones no other rule claims.
 #ifndef NCCLSCOPE_SRC_RULES_WARN_MATCHERS_H_
 #define NCCLSCOPE_SRC_RULES_WARN_MATCHERS_H_
 
@@ -11,25 +11,9 @@ namespace ncclscope::rules_internal {
 /// Known-harmless probing noise (dlvsym on mlx5dv, libibverbs missing on hosts without IB,
 /// optional plugins not found). Reported by no rule, deliberately.
 bool IsBenignWarning(const WarnRecord& w);
-/// shm-failure: /dev/shm creation/extension/attach failures.
-bool IsShmWarning(const WarnRecord& w);
-/// bootstrap-interface: no usable socket interface.
-bool IsInterfaceWarning(const WarnRecord& w);
-/// connection-error: socket/bootstrap/proxy connection failures.
-bool IsConnectionWarning(const WarnRecord& w);
-/// cuda-error: CUDA failures.
-bool IsCudaWarning(const WarnRecord& w);
-/// net-error: IB verbs and OFI/EFA runtime errors, memlock.
-bool IsNetRuntimeWarning(const WarnRecord& w);
 /// net-plugin-failed: plugin/network initialisation failures.
 bool IsNetPluginWarning(const WarnRecord& w);
-/// nvls-failure.
-bool IsNvlsWarning(const WarnRecord& w);
-/// collnet-failure.
-bool IsCollNetWarning(const WarnRecord& w);
-/// p2p-disabled: "P2P is disabled between NVLINK connected GPUs".
-bool IsP2pDisabledWarning(const WarnRecord& w);
-/// True if any rule above explains the warning.
+/// True if a rule other than nccl-warn explains the warning (or it is benign).
 bool IsExplainedWarning(const WarnRecord& w);
 
 }  // namespace ncclscope::rules_internal

@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
         NoiseCase{" 0 : GPU/0-60 GPU/0-70 GPU/0-80 GPU/0-90", "graph"},
         NoiseCase{"Tree 0 : -1 -> 0 -> 1/-1/-1", "graph"},
         NoiseCase{"CC Off, workFifoBytes 1048576", "init"},
-        NoiseCase{"Check P2P Type isAllDirectP2p 0 directMode 0", "init"},
+        NoiseCase{"Check P2P Type isAllDirectP2p 1 directMode 0 isAllCudaP2p 1", "init"},
         NoiseCase{"P2P Chunksize set to 524288", "init"},
         NoiseCase{"NCCL git version master abcdef", "version"}));
 

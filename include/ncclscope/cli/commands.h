@@ -2,6 +2,7 @@
 #ifndef NCCLSCOPE_CLI_COMMANDS_H_
 #define NCCLSCOPE_CLI_COMMANDS_H_
 
+#include <istream>
 #include <ostream>
 
 #include "ncclscope/analysis/analyze.h"
@@ -27,6 +28,9 @@ int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& res
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `explain TEXT|RULE`: exit 0 when every text was explained, 1 when one was not known.
+int RunExplain(const ExplainCommandOptions& opts, std::istream& in, std::ostream& out,
+               std::ostream& err);
 int RunTopo(const TopoCommandOptionsCli& opts, std::ostream& out, std::ostream& err);
 int RunBench(const BenchCommandOptionsCli& opts, std::ostream& out, std::ostream& err);
 /// `summarize INPUT... -o FILE`: writes the condensed form of the inputs (exit 2 on problems).

@@ -89,6 +89,12 @@ struct RulesCommandOptions {
   std::string format = "text";
 };
 
+/// `explain TEXT...|RULE`: the words are joined with spaces; none = read stdin.
+struct ExplainCommandOptions {
+  std::vector<std::string> text;
+  std::string format = "text";
+};
+
 struct TopoCommandOptionsCli {
   std::string path;
   std::string format = "text";

@@ -115,6 +115,9 @@ struct Process {
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
+  /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
+  /// also when the communicator's init lines are not in the log (an excerpt); -1 if none.
+  int nccl_nnodes = -1, nccl_local_ranks = -1;
   /// Its NCCL lines had no `host:pid:tid` head: hostname and pid come from the prefixes (pdsh
   /// host, Ray pid/ip, pod), or hostname is "?" and the input's name when nothing told.
   bool headless = false;
@@ -246,6 +249,9 @@ struct Job {
   std::vector<Communicator> comms;
   std::vector<Link> links;
   std::vector<WarnRecord> warnings;
+  /// INFO lines that report a degradation or a rejected setting (Notice, P2P disabled between
+  /// connected GPUs), deduplicated like the warnings; category kOther.
+  std::vector<WarnRecord> notices;
   std::vector<ErrorTrailRecord> error_trails;  ///< First few per process.
   std::vector<TorchRankState> torch_ranks;
   std::vector<FrameworkRecord> framework;      ///< Errors and notable framework lines (capped).

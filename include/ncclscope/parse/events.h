@@ -283,6 +283,12 @@ struct Warning {  // any "NCCL WARN" line (and NOWARN-downgraded known failure t
   WarnCategory category = WarnCategory::kOther;
   std::string_view message;  // == ctx.body
 };
+/// An INFO line that reports a degradation or a rejected setting NCCL works around ("Check P2P
+/// Type intraNodeP2pSupport 0", "Could not open XML topology file", "Failed to bind NVLink SHARP",
+/// "Invalid value X for NCCL_Y, using default"): the rules explain it from the knowledge table.
+struct Notice {
+  std::string_view message;  // == ctx.body
+};
 struct ErrorTrail {  // "init.cc:421 -> 5" / "group.cc:76 -> 5 [Async thread]"
   std::string_view location;
   int code = 0;
@@ -348,7 +354,7 @@ using EventData =
                  BootstrapTimings, InitTimings, PluginEvent, UsingNetwork, IbDevices, SocketDevices,
                  GdrStatus, OfiEvent, CommInit, CommEnd, CommTopology, RingOrder, TreeTopology,
                  GraphRing, ChannelCounts, ConnectedAll, Connection, GraphPattern, GraphPaths,
-                 P2pDisabled, Collective, CollAlgo, Warning, ErrorTrail, WatchdogTimeout,
+                 P2pDisabled, Collective, CollAlgo, Warning, Notice, ErrorTrail, WatchdogTimeout,
                  WorkProgress, FrameworkNcclError, FrameworkEvent, KnownNoise, Unrecognized>;
 
 struct Event {

@@ -8,14 +8,17 @@
 
 #include "ncclscope/model/job.h"
 #include "ncclscope/rules/finding.h"
+#include "ncclscope/rules/job_messages.h"
 #include "ncclscope/rules/rule_options.h"
 
 namespace ncclscope {
 
-/// What a rule sees: the model and the thresholds in force.
+/// What a rule sees: the model, the thresholds in force, and the job's messages paired with
+/// the knowledge that explains them (built once per run).
 struct RuleContext {
   const Job& job;
   const RuleOptions& options;
+  const JobMessages& messages;
 };
 
 class Rule {

@@ -1,0 +1,260 @@
+// Knowledge: CUDA and driver errors, GPU peer-to-peer, NVLink SHARP / CollNet, shared memory.
+#include "knowledge_tables.h"
+
+namespace ncclscope::knowledge_internal {
+namespace {
+
+constexpr std::string_view kFixShm =
+    "Give the container a large /dev/shm: Kubernetes: a memory-backed emptyDir at /dev/shm "
+    "(`emptyDir: {medium: Memory, sizeLimit: 8Gi}`) or `hostIPC: true`; Docker: `--shm-size=8g` "
+    "or `--ipc=host`; check `df -h /dev/shm` inside the container. NCCL_SHM_DISABLE=1 avoids "
+    "SHM as a last resort (traffic then goes over P2P or the network).";
+
+constexpr std::string_view kFixP2p =
+    "Let the GPUs reach each other: all ranks of a node in one container (or `hostIPC: true`, "
+    "shared /dev/shm), P2P-capable passthrough in VMs, ACS disabled/IOMMU in passthrough mode "
+    "on bare metal (`nvidia-smi topo -p2p r` must show OK), no NCCL_P2P_DISABLE or restrictive "
+    "NCCL_P2P_LEVEL. GeForce/consumer GPUs without P2P support keep using SHM: nothing to fix.";
+
+constexpr std::string_view kFixNvls =
+    "NVLS needs NVSwitch systems with nvidia-fabricmanager running and healthy, a driver and "
+    "CUDA with multicast support, and in containers the IMEX/fabric devices. If NVLS is not "
+    "needed (or to confirm), set NCCL_NVLS_ENABLE=0: NCCL then uses NVLink without SHARP.";
+
+constexpr KnownMessage kGpuEntries[] = {
+    // ---- CUDA and driver -------------------------------------------------------------------
+    {"cuda-oom", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"Cuda failure*out of memory", "Failed to CUDA malloc", "Failed to CUDA calloc",
+      "Failed to CUDA host alloc", "CUDA error: out of memory"},
+     {},
+     "The GPU ran out of memory inside NCCL",
+     "NCCL could not allocate its buffers on the GPU (or pinned host memory): the framework "
+     "already uses nearly all GPU memory, or NCCL's buffers are large.",
+     {"the model/batch leaves no room for NCCL's buffers (each communicator and channel needs "
+      "some)",
+      "many communicators (e.g. one per process group) or a large NCCL_BUFFSIZE",
+      "another process uses the same GPU"},
+     "Lower the framework's memory use (batch size, activation checkpointing, "
+     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True), create fewer communicators, keep "
+     "NCCL_BUFFSIZE at its default, and make sure no other process shares the GPU.",
+     "all versions: \"Cuda failure 'out of memory'\", 2.19.1+ \"Cuda failure 2 'out of memory'\"",
+     {"NCCL WARN Cuda failure 'out of memory'", "Failed to CUDA calloc %ld bytes"}},
+    {"cuda-driver-too-old", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"driver version is insufficient", "CUDA Driver version found is",
+      "NCCL library is too old", "forward compatibility was attempted"},
+     {},
+     "The CUDA driver is too old for this CUDA runtime or NCCL",
+     "The installed NVIDIA driver does not support the CUDA version NCCL (or the framework) was "
+     "built for.",
+     {"the container's CUDA is newer than the host driver supports",
+      "a pip wheel pulled a newer CUDA/NCCL than the node's driver"},
+     "Upgrade the host driver, or use an image/wheel built for the driver's CUDA version "
+     "(`nvidia-smi` shows the highest CUDA it supports).",
+     "all versions",
+     {"Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'",
+      "CUDA Driver version found is %d. Minimum requirement is %d"}},
+    {"cuda-device-unavailable", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"busy or unavailable", "no CUDA-capable device is detected", "invalid device ordinal",
+      "Cuda failure*initialization error", "Failed to create CUDA context"},
+     {},
+     "The GPU is not available to this process",
+     "CUDA could not use the GPU: it is taken (exclusive-process compute mode), not visible, or "
+     "CUDA failed to initialise in this process.",
+     {"the GPU is in EXCLUSIVE_PROCESS compute mode and another process already uses it (or two "
+      "ranks were given the same GPU)",
+      "CUDA_VISIBLE_DEVICES/the device plugin hides the GPU this rank selects (device ordinal "
+      "out of range)",
+      "CUDA was initialised before fork(), or the driver/GPU is in a bad state (Xid errors)"},
+     "Give every rank its own GPU (torch.cuda.set_device(local_rank), matching "
+     "CUDA_VISIBLE_DEVICES/`nvidia.com/gpu`), check `nvidia-smi -q -d COMPUTE` (set DEFAULT mode "
+     "or run one process per GPU), do not initialise CUDA before forking workers, and check "
+     "`dmesg` for Xid errors.",
+     "all versions",
+     {"misc/cudawrap.cc:33 NCCL WARN Cuda failure 'initialization error'",
+      "Cuda failure 'all CUDA-capable devices are busy or unavailable'"}},
+    {"cuda-fabric-not-initialized", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"system not yet initialized"},
+     {},
+     "The NVSwitch fabric is not initialised (Fabric Manager)",
+     "On NVSwitch systems (HGX A100/H100/H200, p4d/p5) CUDA cannot use the GPUs until "
+     "nvidia-fabricmanager has set up the fabric.",
+     {"nvidia-fabricmanager is not running or failed (version different from the driver)"},
+     "Start nvidia-fabricmanager (`systemctl enable --now nvidia-fabricmanager`, same version as "
+     "the driver); on EKS use the accelerated AMI or the GPU operator, which run it.",
+     "all versions",
+     {"Cuda failure 'system not yet initialized'"}},
+    {"cuda-failure", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"Cuda failure", "unhandled cuda error", "ncclUnhandledCudaError"},
+     {},
+     "A CUDA call failed inside NCCL",
+     "A CUDA runtime or driver call NCCL made failed; the error text names which failure.",
+     {"a CUDA error raised earlier by the application (illegal memory access, launch failure) "
+      "surfacing in NCCL",
+      "GPU or driver problems (Xid errors in dmesg)"},
+     "Read the CUDA error text; run with CUDA_LAUNCH_BLOCKING=1 to find the failing kernel and "
+     "check `dmesg` for Xid errors.",
+     "all versions: \"Cuda failure '%s'\", 2.19.1+ \"Cuda failure %d '%s'\"",
+     {"NCCL WARN Cuda failure 'an illegal memory access was encountered'",
+      "ncclUnhandledCudaError: Call to CUDA function failed."},
+     /*fallback=*/true},
+    {"duplicate-gpu", "cuda", "duplicate-gpu", Severity::kError, FailureSide::kNone,
+     {"Duplicate GPU detected", "Multiple Ranks are using the same GPU"},
+     {},
+     "Two ranks use the same GPU",
+     "NCCL found two ranks of one communicator on the same GPU and refuses to continue.",
+     {"every process uses the default device 0: torch.cuda.set_device(local_rank) is missing "
+      "before init_process_group",
+      "CUDA_VISIBLE_DEVICES or the scheduler gives two ranks the same GPU (fewer GPUs than "
+      "processes per node)"},
+     "Call torch.cuda.set_device(local_rank) (or pass device_id to init_process_group) before "
+     "creating the process group; launch as many processes per node as GPUs "
+     "(`--nproc_per_node`, Kubernetes `nvidia.com/gpu`, Slurm `--gpus-per-task=1`).",
+     "all versions: \"Duplicate GPU detected : rank %d and rank %d both on CUDA device %x\"",
+     {"init.cc:748 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on CUDA device "
+      "3b000"}},
+    // ---- GPU peer-to-peer ------------------------------------------------------------------
+    {"p2p-disabled-nvlink", "p2p", "p2p-disabled", Severity::kError, FailureSide::kNone,
+     {"P2P is disabled between NVLINK connected GPUs"},
+     {},
+     "P2P is disabled between NVLink-connected GPUs",
+     "The driver reports that peer-to-peer access does not work between GPUs that have NVLink; "
+     "NCCL stops (unhandled cuda error) unless NCCL_IGNORE_DISABLED_P2P=1.",
+     {"nvidia-fabricmanager not running on an NVSwitch system",
+      "a hardware or driver problem with NVLink (`nvidia-smi nvlink -s`)",
+      "a VM or container that blocks peer access"},
+     "Check `nvidia-smi topo -p2p r` and `nvidia-smi nvlink -s`, start nvidia-fabricmanager on "
+     "NVSwitch systems, and fix the VM's P2P passthrough; NCCL_IGNORE_DISABLED_P2P=1 only hides "
+     "the problem.",
+     "2.12.7+ (WARN)",
+     {"P2P is disabled between NVLINK connected GPUs %d and %d. This should not be the case "
+      "given their connectivity, and is probably due to a hardware issue."}},
+    {"p2p-disabled-pcie", "p2p", "p2p-disabled", Severity::kWarning, FailureSide::kNone,
+     {"P2P is disabled between connected GPUs", "Could not enable P2P between dev"},
+     {},
+     "P2P is disabled between PCIe-connected GPUs",
+     "The driver reports that peer-to-peer access does not work between these GPUs, so NCCL "
+     "moves data between them through host shared memory (SHM), at a fraction of the bandwidth.",
+     {"GeForce/consumer GPUs, whose driver disables P2P (nothing to fix)",
+      "ACS enabled on PCIe switches or the IOMMU blocking peer traffic (bare metal)",
+      "a VM without P2P-capable passthrough"},
+     kFixP2p, "2.12.7+ (INFO)",
+     {"P2P is disabled between connected GPUs 1 and 0. You can repress this message with "
+      "NCCL_IGNORE_DISABLED_P2P=1."}},
+    {"p2p-not-all-local", "p2p", "p2p-disabled", Severity::kWarning, FailureSide::kNone,
+     {"intraNodeP2pSupport 0", "isAllDirectP2p 0", "isAllCudaP2p 0"},
+     {},
+     "Not all GPUs of a node can use P2P with each other",
+     "NCCL's check found pairs of GPUs on this node that cannot use CUDA peer-to-peer: their "
+     "traffic goes through host shared memory (SHM) or the network.",
+     {"ranks of one node run in separate containers without a shared IPC namespace",
+      "P2P blocked by the platform (ACS/IOMMU, VM) or unsupported (consumer GPUs)",
+      "NCCL_P2P_DISABLE=1 or a restrictive NCCL_P2P_LEVEL"},
+     kFixP2p,
+     "2.24.3-2.26 \"Check P2P Type intraNodeP2pSupport %d directMode %d\"; 2.27.3 "
+     "\"isAllDirectP2p %d directMode %d\" (0 also when a node has one rank); 2.28+ adds "
+     "\"isAllCudaP2p %d\" (0: the hardware/platform cannot)",
+     {"Check P2P Type intraNodeP2pSupport 0 directMode 0",
+      "Check P2P Type isAllDirectP2p 0 directMode 0 isAllCudaP2p 0"}},
+    {"p2p-peer-access-unsupported", "p2p", "p2p-disabled", Severity::kError, FailureSide::kNone,
+     {"peer access is not supported", "peer mapping resources exhausted",
+      "peer access has not been enabled"},
+     {},
+     "GPU peer access is not supported between these GPUs",
+     "CUDA refused peer access between two GPUs that NCCL expected to connect directly.",
+     {"a VM or platform without P2P support, or ACS/IOMMU settings that block it",
+      "too many peers for the GPU's peer mappings (more than 8 peers on some GPUs)"},
+     "Fix the platform (P2P-capable passthrough, ACS off, IOMMU passthrough) or set "
+     "NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL) so NCCL does not try P2P on these GPUs.",
+     "all versions (CUDA error text)",
+     {"Cuda failure 'peer access is not supported between these two devices'"}},
+    // ---- NVLink SHARP and CollNet ----------------------------------------------------------
+    {"nvls-cuda-failure", "nvls-collnet", "nvls-failure", Severity::kError, FailureSide::kNone,
+     {"Cuda failure", "CUDA error"},
+     "nvls",
+     "NVLink SHARP (NVLS) setup failed with a CUDA error",
+     "NCCL's NVLS transport (NVSwitch multicast) failed to create or map multicast memory: the "
+     "NVSwitch fabric, Fabric Manager or driver does not support it in this configuration.",
+     {"nvidia-fabricmanager not running, failed, or a version different from the driver",
+      "the driver/CUDA lacks multicast support, or IMEX/fabric devices are missing in the "
+      "container",
+      "not enough GPU memory for NVLS buffers"},
+     kFixNvls, "2.17.1+ (transport/nvls.cc)",
+     {"transport/nvls.cc:598 NCCL WARN Cuda failure 1 'invalid argument'",
+      "transport/nvls.cc:254 NCCL WARN Cuda failure 401 'the operation cannot be performed in "
+      "the present state'"}},
+    {"nvls-bind-failed", "nvls-collnet", "nvls-failure", Severity::kWarning, FailureSide::kNone,
+     {"Failed to bind NVLink SHARP", "Multicast support requested * but none available",
+      "multicast-bind"},
+     {},
+     "NVLink SHARP multicast memory could not be bound",
+     "NCCL could not bind NVSwitch multicast memory; it continues without NVLS (slower "
+     "collectives on NVSwitch systems) or fails when NVLS was forced.",
+     {"a Fabric Manager or NVSwitch configuration problem", "NCCL_NVLS_ENABLE=1 forced on a "
+      "system without working multicast"},
+     kFixNvls, "2.19+",
+     {"Failed to bind NVLink SHARP (NVLS) Multicast memory of size %ld : CUDA error %d '%s'. "
+      "Proceeding without NVLS support."}},
+    {"mnnvl-not-working", "nvls-collnet", "nvls-failure", Severity::kError, FailureSide::kNone,
+     {"MNNVL * is available but not working", "MNNVL is not supported"},
+     {},
+     "Multi-node NVLink is available but not working",
+     "The system offers multi-node NVLink (GB200 NVL72 class) but NCCL cannot use it: the IMEX "
+     "channel configuration is missing or wrong.",
+     {"IMEX daemon/channels not configured (/dev/nvidia-caps-imex-channels not in the "
+      "container)"},
+     "Configure IMEX (`nvidia-imex-ctl -N`) and expose the IMEX channel devices to the "
+     "container, or set NCCL_MNNVL_ENABLE=0.",
+     "2.20.3+",
+     {"MNNVL (cliqueSize %d) is available but not working on this system. Check the IMEX channel "
+      "configuration (/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this "
+      "issue."}},
+    {"collnet-failure", "nvls-collnet", "collnet-failure", Severity::kWarning, FailureSide::kNone,
+     {"CollNet is not supported or fails to initialize", "CollNet currently only supports",
+      "Detected mixed local CollNet device counts", "SHARP plugin", "SHARP * failed"},
+     {},
+     "CollNet (in-network reduction, SHARP) is not used",
+     "NCCL could not set up CollNet (SHARP in-network reductions) and continues without it, or "
+     "ignores a request for it.",
+     {"the SHARP plugin (nccl-rdma-sharp-plugins) or the SHARP daemons are missing",
+      "more GPUs per node than CollNet supports, or nodes with different CollNet devices"},
+     "Install and configure the SHARP plugin and daemons (sharp_am on the fabric), or set "
+     "NCCL_COLLNET_ENABLE=0 and remove COLLNET from NCCL_ALGO.",
+     "2.6.4+",
+     {"CollNet is not supported or fails to initialize, ignoring NCCL_ALGO=COLLNET"}},
+    // ---- Shared memory ---------------------------------------------------------------------
+    {"shm-cuda-failure", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
+     {"Cuda failure", "CUDA error"},
+     "shm",
+     "Registering shared memory with CUDA failed (SHM transport)",
+     "A CUDA call on NCCL's /dev/shm segment failed (registering or mapping host shared memory "
+     "for the SHM transport), so ranks of one node cannot exchange data through it.",
+     {"/dev/shm is small or restricted in the container (memlock or size limits)",
+      "cuMem host allocations (NCCL_CUMEM_HOST_ENABLE) on GPUs without peer access: set "
+      "NCCL_CUMEM_HOST_ENABLE=0",
+      "separate containers without a shared IPC namespace"},
+     kFixShm, "all versions (include/shm.h, transport/shm.cc)",
+     {"include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'"}},
+    {"shm-no-space", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
+     {"shared memory segment", "failed to extend /dev/shm", "Call to posix_fallocate failed",
+      "failed to create shared memory", "shm_open"},
+     {},
+     "/dev/shm is too small (shared memory allocation failed)",
+     "NCCL could not create or grow a shared-memory segment in /dev/shm for the SHM transport or "
+     "its proxy buffers: containers get only 64 MiB by default.",
+     {"the container's /dev/shm is the 64 MiB default (Docker, Kubernetes without a "
+      "memory-backed emptyDir)",
+      "many ranks per node or channels need more shared memory than /dev/shm offers",
+      "leftover nccl-* files of killed jobs fill /dev/shm"},
+     kFixShm,
+     "2.4.2-2.15.5 \"Error while %s shared memory segment %s (size %d)\"; 2.12.7+ \"Error: failed "
+     "to extend %s to %d bytes\"; 2.22.3+ adds \", error: %s (%d)\"",
+     {"include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+      "misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-WU88OE to 9637892 "
+      "bytes, error: No space left on device (28)"}},
+};
+
+}  // namespace
+
+std::span<const KnownMessage> GpuKnowledge() { return kGpuEntries; }
+
+}  // namespace ncclscope::knowledge_internal

@@ -1,0 +1,145 @@
+// Knowledge: network plugins (aws-ofi-nccl / libfabric, NCCL_NET_PLUGIN, NCCL_NET).
+#include "knowledge_tables.h"
+
+namespace ncclscope::knowledge_internal {
+namespace {
+
+constexpr std::string_view kFixEfa =
+    "Make EFA usable in every pod/node: an EFA-capable instance type, the EFA device plugin and "
+    "`vpc.amazonaws.com/efa: <n>` in the pod's resources (one per NIC of the instance), the EFA "
+    "installer's libfabric in the image (`fi_info -p efa` inside the container must list the "
+    "devices), FI_PROVIDER=efa, and a security group that allows all traffic within itself.";
+
+constexpr std::string_view kFixPlugin =
+    "Make the plugin NCCL is asked for loadable: NCCL_NET_PLUGIN must name an existing "
+    "libnccl-net-<name>.so on LD_LIBRARY_PATH (or unset it), the plugin must be built for this "
+    "NCCL's plugin API (upgrade the plugin with NCCL), and NCCL_NET must name a network this "
+    "node has (IB needs /dev/infiniband in the container).";
+
+constexpr KnownMessage kPluginEntries[] = {
+    {"ofi-no-provider", "net-plugin", "net-plugin-failed", Severity::kError, FailureSide::kNone,
+     {"NET/OFI No eligible providers", "Couldn't find any optimal provider",
+      "fi_getinfo: provider efa output empty list", "NET/OFI OFI NCCL failure"},
+     {},
+     "aws-ofi-nccl found no usable libfabric provider (EFA)",
+     "The aws-ofi-nccl plugin asked libfabric for a provider (EFA on AWS) and got none: no EFA "
+     "device is usable in this container, so NCCL falls back to TCP sockets or fails.",
+     {"the pod does not request `vpc.amazonaws.com/efa` resources, or the EFA device plugin is "
+      "missing",
+      "the instance type has no EFA (e.g. g6e.8xlarge), or FI_PROVIDER names a provider that is "
+      "not there",
+      "the image's libfabric lacks the efa provider (not the EFA installer's build)"},
+     kFixEfa,
+     "aws-ofi-nccl 1.1.0-1.8.1 \"Couldn't find any optimal provider\"; 1.14.1+ \"No eligible "
+     "providers were found\"",
+     {"NCCL INFO NET/OFI No eligible providers were found",
+      "NET/OFI Couldn't find any optimal provider"}},
+    {"ofi-init-failed", "net-plugin", "net-plugin-failed", Severity::kError, FailureSide::kNone,
+     {"NET/OFI aws-ofi-nccl initialization failed", "NET/OFI Initializing plugin failed",
+      "NET/OFI Unable to find a protocol that worked", "OFI fi_getinfo() call failed",
+      "Couldn't open a fabric provider"},
+     {},
+     "aws-ofi-nccl failed to initialise",
+     "The aws-ofi-nccl network plugin could not start (no working libfabric provider or "
+     "protocol): NCCL falls back to its own transports (TCP sockets between nodes) or fails.",
+     {"no EFA device is usable in the container (see \"No eligible providers\")",
+      "libfabric or the EFA driver in the image does not match the host", "FI_* settings"},
+     kFixEfa, "aws-ofi-nccl 1.9.0+ (fi_getinfo), 1.13.0+ (protocol, Initializing plugin failed)",
+     {"int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):352 NCCL WARN NET/OFI "
+      "aws-ofi-nccl initialization failed",
+      "ncclResult_t nccl_net_ofi_init_v6(ncclDebugLogger_t):166 NCCL WARN NET/OFI Initializing "
+      "plugin failed"}},
+    {"ofi-registration-failed", "net-plugin", "net-plugin-failed", Severity::kError,
+     FailureSide::kNone,
+     {"NET/OFI Unable to register memory", "fi_mr_reg failed", "NET/OFI*register memory"},
+     {},
+     "aws-ofi-nccl could not register memory with the NIC",
+     "libfabric could not register a buffer (GPU or host) with the EFA device: GPUDirect RDMA is "
+     "not possible for that buffer and the operation fails.",
+     {"GPUDirect RDMA is not available on this instance or driver (type = 2 is CUDA memory): "
+      "nvidia-peermem or DMA-BUF missing",
+      "the locked-memory limit is too low", "libfabric/EFA driver versions do not match"},
+     "Use the EFA-enabled AMI (EFA driver with GPUDirect support), a recent aws-ofi-nccl and "
+     "libfabric from the EFA installer; raise the memlock limit (IPC_LOCK, `ulimit -l "
+     "unlimited`).",
+     "aws-ofi-nccl, all versions",
+     {"register_mr_buffers:544 NCCL WARN NET/OFI Unable to register memory (type = 2) for device "
+      "0. RC: -22, Error: Invalid argument"}},
+    {"ofi-request-error", "net-plugin", "net-error", Severity::kError, FailureSide::kNone,
+     {"NET/OFI Request * completed with error", "NET/OFI*completed with error"},
+     {},
+     "An EFA (aws-ofi-nccl) transfer failed",
+     "A libfabric request completed with an error: the transfer to a peer failed.",
+     {"the peer died or its node went away (check the peer's log first)",
+      "the EFA security group does not allow all traffic within itself (FI_EHOSTUNREACH)",
+      "EFA resources not requested for every pod"},
+     "Check the peer's log first; otherwise let the EFA security group allow all inbound and "
+     "outbound traffic to itself, request `vpc.amazonaws.com/efa` for every pod and set "
+     "FI_PROVIDER=efa.",
+     "aws-ofi-nccl 1.4+ (format changes 1.10, 1.19, 1.21)",
+     {"NET/OFI Request %p completed with error. RC: %d. Error: %d (%s). Completed length: %ld"}},
+    {"ofi-gdr-disabled", "gdr", "no-gdrdma", Severity::kWarning, FailureSide::kNone,
+     {"GDR disabled on GDR-supported instance type", "disabling GDR"},
+     {},
+     "aws-ofi-nccl disabled GPUDirect RDMA",
+     "aws-ofi-nccl runs without GPUDirect RDMA on an instance type that supports it: every "
+     "transfer is staged through host memory.",
+     {"the CUDA driver or EFA driver lacks GPUDirect support (old AMI)",
+      "FI_EFA_USE_DEVICE_RDMA=0 or an old aws-ofi-nccl"},
+     "Use the EKS/EFA-enabled AMI and a recent aws-ofi-nccl; do not set "
+     "FI_EFA_USE_DEVICE_RDMA=0.",
+     "aws-ofi-nccl 1.7.0+",
+     {"NET/OFI GDR disabled on GDR-supported instance type %s"}},
+    {"net-plugin-missing", "net-plugin", "net-plugin-failed", Severity::kWarning,
+     FailureSide::kNone,
+     {"NET/Plugin*Could not find: libnccl-net-", "Plugin load returned", "Plugin load (",
+      "NET/Plugin*dlerror", "NET/Plugin*cannot open shared object"},
+     {},
+     "A network plugin library could not be loaded",
+     "NCCL looked for a network plugin library and could not load it. Without NCCL_NET_PLUGIN "
+     "and without an RDMA network plugin this is normal (NCCL uses its internal IB/Socket "
+     "transports); when a plugin was requested or the platform needs one (EFA), it is the reason "
+     "for a fallback to TCP.",
+     {"NCCL_NET_PLUGIN names a library that is not installed or not on LD_LIBRARY_PATH",
+      "the plugin (aws-ofi-nccl) is missing from the image"},
+     kFixPlugin,
+     "2.4-2.20 \"NET/Plugin : Plugin load returned ...\"; 2.22.3+ \"NET/Plugin: Could not find:\"",
+     {"NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot "
+      "open shared object file: No such file or directory"}},
+    {"net-plugin-init-failed", "net-plugin", "net-plugin-failed", Severity::kError,
+     FailureSide::kNone,
+     {"Failed to initialize any NET plugin", "Failed to initialize NET plugin",
+      "Error: network * not found"},
+     {},
+     "No requested network could be initialised",
+     "NCCL could not initialise the network it was asked for (NCCL_NET, or any network at all).",
+     {"NCCL_NET names a network this node does not have (IB without /dev/infiniband, a plugin "
+      "that failed)",
+      "the plugin failed to initialise (see its own lines)"},
+     kFixPlugin,
+     "2.10.3-2.26.6 \"Error: network %s not found.\"; 2.27.3+ \"Failed to initialize any NET "
+     "plugin\"",
+     {"NCCL WARN Failed to initialize any NET plugin", "Error: network %s not found."}},
+    {"net-plugin-api-mismatch", "net-plugin", "net-plugin-failed", Severity::kWarning,
+     FailureSide::kSidesDisagree,
+     {"External network plugin * is unsupported", "Failed to find ncclNetPlugin symbol",
+      "ncclNetPlugin symbols v4 and lower are not supported", "has incompatible version"},
+     {},
+     "The network plugin was built for another NCCL plugin API",
+     "The plugin library loaded but offers no plugin API version this NCCL supports, so NCCL "
+     "ignores it and uses its internal transports.",
+     {"the plugin is older or newer than this NCCL (aws-ofi-nccl/nccl-rdma-sharp-plugins built "
+      "against another NCCL)"},
+     "Install a plugin version built for this NCCL version (aws-ofi-nccl and NCCL release notes "
+     "list the compatible pairs).",
+     "2.19+ \"External network plugin %s is unsupported\"; \"Failed to find ncclNetPlugin "
+     "symbol\"",
+     {"NET/Plugin: Failed to find ncclNetPlugin symbol (>= v5). ncclNetPlugin symbols v4 and "
+      "lower are not supported."}},
+};
+
+}  // namespace
+
+std::span<const KnownMessage> PluginKnowledge() { return kPluginEntries; }
+
+}  // namespace ncclscope::knowledge_internal

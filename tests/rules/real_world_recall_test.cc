@@ -1,0 +1,184 @@
+// Rule recall on the real-world dev set (testdata/real-world/labels.json): each labelled
+// problem family maps to the rules that name it; a problem counts as named when the excerpt's
+// report has a finding of one of those rules at warning or error. Healthy excerpts must get no
+// error finding. The table printed here is the one in docs/rules.md ("Rule recall"):
+//   build/ncclscope_tests --gtest_filter='RealWorldRecall.*'
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ncclscope/analysis/analyze.h"
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+/// Family → the rules that name it. Families of the root-cause work (hang, root-cause) and
+/// "other" are measured but not part of the evidence-first rules' target.
+const std::map<std::string, std::vector<std::string>>& FamilyRules() {
+  static const auto* const kMap = new std::map<std::string, std::vector<std::string>>{
+      {"connection", {"connection-error", "ranks-disagree"}},
+      {"socket-fallback", {"socket-fallback"}},
+      {"bootstrap-interface", {"bootstrap-interface"}},
+      {"ib", {"ib-error"}},
+      {"gdr", {"no-gdrdma"}},
+      {"p2p", {"p2p-disabled"}},
+      {"nvls-collnet", {"nvls-failure", "collnet-failure"}},
+      {"net-plugin", {"net-plugin-failed", "net-error"}},
+      {"config", {"costly-setting", "env-override"}},
+      {"cuda", {"cuda-error", "duplicate-gpu"}},
+      {"shm", {"shm-failure"}},
+      {"version-mismatch",
+       {"nccl-version-mismatch", "env-mismatch", "rank-inconsistency", "ranks-disagree"}},
+      {"hang", {"hang-suspected", "watchdog-timeout", "init-incomplete"}},
+      {"root-cause", {"root-cause", "watchdog-timeout", "nccl-error", "init-incomplete"}},
+  };
+  return *kMap;
+}
+
+/// Families this measurement targets (issue: evidence-first rules).
+bool IsTargetFamily(const std::string& family) {
+  return family != "hang" && family != "root-cause" && family != "other";
+}
+
+struct Excerpt {
+  std::string file;
+  bool healthy = false;
+  std::vector<std::string> families;
+};
+
+std::vector<Excerpt> LoadLabels(const std::string& dir) {
+  std::vector<Excerpt> out;
+  std::ifstream in(dir + "/labels.json");
+  if (!in) return out;
+  nlohmann::json arr = nlohmann::json::parse(in);
+  for (const auto& e : arr) {
+    Excerpt x;
+    x.file = e.at("file").get<std::string>();
+    x.healthy = e.value("healthy", false);
+    for (const auto& p : e.at("problems")) x.families.push_back(p.at("family").get<std::string>());
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+struct FamilyScore {
+  int labelled = 0, named = 0;
+  std::vector<std::string> missed;
+};
+
+struct Measurement {
+  std::map<std::string, FamilyScore> families;
+  std::vector<std::string> healthy_with_error;  ///< "file: rule"
+  int excerpts = 0, healthy = 0;
+};
+
+const Measurement& Measure() {
+  static const Measurement* const kResult = [] {
+    auto* m = new Measurement;
+    const std::string dir = testing::TestData("real-world");
+    for (const Excerpt& x : LoadLabels(dir)) {
+      const std::string path = dir + "/" + x.file;
+      if (!std::filesystem::exists(path)) continue;
+      ++m->excerpts;
+      AnalyzeOptions options;
+      options.inputs = {path};
+      options.jobs = 1;
+      AnalysisResult result;
+      if (!Analyze(options, &result).ok()) continue;
+      std::set<std::string> named;  // rules with a warning or error finding
+      for (const Finding& f : result.findings) {
+        if (f.severity >= Severity::kWarning) named.insert(f.rule);
+        if (x.healthy && f.severity == Severity::kError) {
+          m->healthy_with_error.push_back(x.file + ": " + f.rule + " (" + f.title + ")");
+        }
+      }
+      m->healthy += x.healthy;
+      for (const std::string& family : x.families) {
+        FamilyScore& s = m->families[family];
+        ++s.labelled;
+        auto it = FamilyRules().find(family);
+        bool hit = false;
+        if (it != FamilyRules().end()) {
+          for (const std::string& rule : it->second) hit = hit || named.count(rule) > 0;
+        }
+        if (hit) {
+          ++s.named;
+        } else {
+          s.missed.push_back(x.file);
+        }
+      }
+    }
+    return m;
+  }();
+  return *kResult;
+}
+
+std::string Percent(int a, int b) {
+  if (b == 0) return "-";
+  std::ostringstream s;
+  s.precision(1);
+  s << std::fixed << 100.0 * a / b << " %";
+  return s.str();
+}
+
+TEST(RealWorldRecall, NoErrorFindingOnAHealthyExcerpt) {
+  const Measurement& m = Measure();
+  if (m.excerpts == 0) GTEST_SKIP() << "testdata/real-world has no labelled excerpts";
+  for (const std::string& h : m.healthy_with_error) ADD_FAILURE() << "healthy excerpt " << h;
+  std::cout << m.healthy << " healthy excerpts, " << m.healthy_with_error.size()
+            << " with an error finding\n";
+}
+
+TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
+  const Measurement& m = Measure();
+  if (m.excerpts == 0) GTEST_SKIP() << "testdata/real-world has no labelled excerpts";
+  int target_labelled = 0, target_named = 0, all_labelled = 0, all_named = 0;
+  std::ostringstream table;
+  table << "| family | rules | labelled | named | recall |\n|---|---|---|---|---|\n";
+  for (const auto& [family, s] : m.families) {
+    auto it = FamilyRules().find(family);
+    std::string rules;
+    if (it != FamilyRules().end()) {
+      for (const std::string& r : it->second) rules += (rules.empty() ? "" : ", ") + r;
+    }
+    table << "| " << family << (IsTargetFamily(family) ? "" : " (not targeted)") << " | "
+          << (rules.empty() ? "-" : rules) << " | " << s.labelled << " | " << s.named << " | "
+          << Percent(s.named, s.labelled) << " |\n";
+    if (IsTargetFamily(family)) {
+      target_labelled += s.labelled;
+      target_named += s.named;
+    }
+    if (family != "other") {
+      all_labelled += s.labelled;
+      all_named += s.named;
+    }
+  }
+  table << "| **targeted families** | | " << target_labelled << " | " << target_named << " | "
+        << Percent(target_named, target_labelled) << " |\n";
+  table << "| all families but other | | " << all_labelled << " | " << all_named << " | "
+        << Percent(all_named, all_labelled) << " |\n";
+  std::cout << m.excerpts << " excerpts\n" << table.str();
+  for (const auto& [family, s] : m.families) {
+    if (!IsTargetFamily(family) || s.missed.empty()) continue;
+    std::cout << "missed " << family << ":";
+    for (const std::string& f : s.missed) std::cout << " " << f;
+    std::cout << "\n";
+  }
+  ASSERT_GT(target_labelled, 0);
+  // The floor this work reached (docs/rules.md "Rule recall"; the target is 90 %); new excerpts
+  // that lower it must be looked at, not the floor lowered silently.
+  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.79);
+}
+
+}  // namespace
+}  // namespace ncclscope
