@@ -279,6 +279,7 @@ std::string Summary(const CommSnapshot& c) {
 }  // namespace
 
 void DiffCommunicators(const RunSnapshot& a, const RunSnapshot& b, std::vector<DiffItem>* out) {
+  bool links_compared = false;  // Some matched pair of communicators has links on both sides.
   for (const auto& [i, j] : MatchCommunicators(a.comms, b.comms)) {
     DiffItem base;
     base.topic = DiffTopic::kCommunicators;
@@ -298,6 +299,7 @@ void DiffCommunicators(const RunSnapshot& a, const RunSnapshot& b, std::vector<D
     base.subject = Subject(FullLayout(ca) ? ca : cb);
     base.before_ref = ca.id;
     base.after_ref = cb.id;
+    links_compared = links_compared || (!ca.links.empty() && !cb.links.empty());
     DiffLinks(ca, cb, base, out);
     Aspect(base, "nodes", DiffVerdict::kChange, NodesText(ca), NodesText(cb), out);
     const auto [channels_a, channels_b] = ChannelsTexts(ca, cb);
@@ -309,6 +311,14 @@ void DiffCommunicators(const RunSnapshot& a, const RunSnapshot& b, std::vector<D
            out);
     Aspect(base, "init", DiffVerdict::kChange, ca.init_complete ? "complete" : "incomplete",
            cb.init_complete ? "complete" : "incomplete", out);
+  }
+  // Excerpts without the communicators' init lines, or runs whose communicators have no partner:
+  // the link classes of the whole runs still say whether NVL became SHM or IB became Socket.
+  if (!links_compared && !a.all_links.links.empty() && !b.all_links.links.empty()) {
+    DiffItem base;
+    base.topic = DiffTopic::kCommunicators;
+    base.subject = "all links (no communicator pair to compare)";
+    DiffLinks(a.all_links, b.all_links, std::move(base), out);
   }
 }
 

@@ -115,18 +115,27 @@ CommSnapshot ReadComm(const json& c) {
   return s;
 }
 
-/// Each link's class onto its communicator's (src, dst) pair, the slowest class winning.
-void ReadLinks(const json& links, std::vector<CommSnapshot>* comms) {
+/// Each link's class onto its communicator's (src, dst) pair, the slowest class winning, and
+/// into the run's all_links counts.
+void ReadLinks(const json& links, RunSnapshot* run) {
   std::map<std::string, CommSnapshot*> by_id;
-  for (auto& c : *comms) by_id.emplace(c.id, &c);
+  for (auto& c : run->comms) by_id.emplace(c.id, &c);
+  CommSnapshot& all = run->all_links;
+  all.id = "all links";
+  all.has_locality_counts = true;
+  all.p2p_path_unknown = 0;
   for (const json& l : links) {
-    auto it = by_id.find(Str(l, "comm"));
-    const int src = static_cast<int>(Int(l, "src")), dst = static_cast<int>(Int(l, "dst"));
     const auto cls = ParseTransportClass(Str(l, "transport"));
-    if (it == by_id.end() || src < 0 || dst < 0 || !cls || *cls == TransportClass::kUnknown)
-      continue;
+    if (!cls || *cls == TransportClass::kUnknown) continue;
     PairLink link{Str(l, "transport"), *cls == TransportClass::kP2P && Str(l, "path") != "nvlink" &&
                                            Str(l, "path") != "pcie"};
+    ++all.links[link.cls];
+    if (const json* intra = Member(l, "intra_node"); intra && intra->is_boolean())
+      ++(intra->get<bool>() ? all.intra_links : all.inter_links)[link.cls];
+    if (link.path_unknown) ++all.p2p_path_unknown;
+    auto it = by_id.find(Str(l, "comm"));
+    const int src = static_cast<int>(Int(l, "src")), dst = static_cast<int>(Int(l, "dst"));
+    if (it == by_id.end() || src < 0 || dst < 0) continue;
     auto [pos, inserted] = it->second->pairs.emplace(std::make_pair(src, dst), link);
     if (inserted) continue;
     const auto have = ParseTransportClass(pos->second.cls);
@@ -179,7 +188,7 @@ Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
   if (const json* comms = Array(doc, "communicators")) {
     for (const json& c : *comms) out->comms.push_back(ReadComm(c));
   }
-  if (const json* links = Array(doc, "links")) ReadLinks(*links, &out->comms);
+  if (const json* links = Array(doc, "links")) ReadLinks(*links, out);
   if (const json* findings = Array(doc, "findings")) {
     for (const json& f : *findings) {
       out->findings.push_back(

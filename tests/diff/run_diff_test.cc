@@ -391,6 +391,51 @@ TEST(RunDiffTest, JobShapeChanges) {
   EXPECT_EQ(d.items[1].subject, "processes");
 }
 
+/// An excerpt: links, but no communicator (the init lines were not pasted).
+RunSnapshot Excerpt(const char* intra_cls, int intra, const char* inter_cls, int inter) {
+  RunSnapshot s;
+  s.label = "excerpt.log";
+  s.kind = "log";
+  s.hosts = 2;
+  s.processes = 4;
+  s.all_links.id = "all links";
+  s.all_links.has_locality_counts = true;
+  s.all_links.p2p_path_unknown = 0;
+  s.all_links.links[intra_cls] += intra;
+  s.all_links.intra_links[intra_cls] += intra;
+  s.all_links.links[inter_cls] += inter;
+  s.all_links.inter_links[inter_cls] += inter;
+  return s;
+}
+
+TEST(RunDiffTest, ExcerptsWithoutCommunicatorsCompareTheLinksOfTheWholeRun) {
+  const RunDiff d = DiffRuns(Excerpt("P2P", 4, "NET/IB", 2), Excerpt("P2P", 4, "NET/Socket", 2));
+  const DiffItem* links =
+      Find(d, DiffTopic::kCommunicators, "all links (no communicator pair to compare)");
+  ASSERT_NE(links, nullptr);
+  EXPECT_EQ(links->verdict, DiffVerdict::kRegression);
+  EXPECT_EQ(links->before, "intra-node P2P×4; inter-node NET/IB×2");
+  EXPECT_EQ(links->after, "intra-node P2P×4; inter-node NET/Socket×2");
+  EXPECT_TRUE(DiffFails(d, DiffFailOn::kRegression));
+  // The way back is an improvement; the same links are no difference.
+  const RunDiff back =
+      DiffRuns(Excerpt("P2P", 4, "NET/Socket", 2), Excerpt("P2P", 4, "NET/IB", 2));
+  ASSERT_NE(Find(back, DiffTopic::kCommunicators), nullptr);
+  EXPECT_EQ(Find(back, DiffTopic::kCommunicators)->verdict, DiffVerdict::kImprovement);
+  EXPECT_EQ(Find(DiffRuns(Excerpt("P2P", 4, "NET/IB", 2), Excerpt("P2P", 4, "NET/IB", 2)),
+                 DiffTopic::kCommunicators),
+            nullptr);
+}
+
+TEST(RunDiffTest, WholeRunLinksAreNotComparedWhenCommunicatorsPair) {
+  RunSnapshot a = Baseline(), b = Baseline();
+  a.all_links = a.comms[0];
+  b.all_links = b.comms[0];
+  b.all_links.links = {{"SHM", 4}};  // Would be a regression if it were compared.
+  b.all_links.intra_links = {{"SHM", 4}};
+  EXPECT_TRUE(DiffRuns(a, b).items.empty());
+}
+
 TEST(RunDiffTest, FailOnNamesRoundTrip) {
   for (auto f :
        {DiffFailOn::kRegression, DiffFailOn::kChange, DiffFailOn::kAny, DiffFailOn::kNever})

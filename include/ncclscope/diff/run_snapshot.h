@@ -87,6 +87,10 @@ struct RunSnapshot {
   bool has_configuration = false;  ///< False for reports written before "configuration".
   JobConfiguration configuration;
   std::vector<CommSnapshot> comms;
+  /// Every link of the run, whatever its communicator, by class and locality (no rank pairs):
+  /// excerpts without a communicator's init lines have links but no communicator. Compared when
+  /// no communicator of one run has a partner with links in the other.
+  CommSnapshot all_links;
   std::vector<FindingSnapshot> findings;
   std::vector<BenchSnapshot> bench;
   std::vector<std::string> input_problems;  ///< "path: message" of damaged inputs.
