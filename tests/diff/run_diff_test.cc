@@ -396,6 +396,7 @@ RunSnapshot Excerpt(const char* intra_cls, int intra, const char* inter_cls, int
   RunSnapshot s;
   s.label = "excerpt.log";
   s.kind = "log";
+  s.nccl_lines = 30;
   s.hosts = 2;
   s.processes = 4;
   s.all_links.id = "all links";
