@@ -23,6 +23,9 @@
 #   files    one file per rank, 4,096 files in a directory (grep -rc; analyze -j 1 DIR)
 #   big-j2   mixed at twice SIZE_MB, analyze -j 2 (the file cut into pieces) vs one grep
 # Every other row runs analyze single-threaded (-j 1), like grep. Page cache is warmed first.
+# Columns: MB/s from the best wall time of RUNS runs of each tool, run side by side; ratio =
+# analyze wall / grep wall; cpu rat = analyze CPU (user + system) / grep CPU, best of the runs,
+# the steadier number when other work shares the machine.
 # Performance is measured here, never asserted in CI.
 set -euo pipefail
 
@@ -94,19 +97,17 @@ grep_cmd() {
 }
 jobs_of() { if [[ "$1" == big-j2 ]]; then echo 2; else echo 1; fi; }
 
-now() { date +%s%N; }
-# Wall seconds of one run of "$@" (output to a file: GNU grep stops at the first match when
-# stdout is /dev/null); "timeout" when it ran past $TIMEOUT seconds (if set).
+# Wall and CPU (user + system) seconds of one run of "$@", as "WALL CPU" (output to a file: GNU
+# grep stops at the first match when stdout is /dev/null); "timeout timeout" when it ran past
+# $TIMEOUT seconds (if set). CPU time is the steadier number on a shared machine.
 one_run() {
-  local t0 t1 rc=0
-  t0=$(now)
+  local rc=0
   if [[ -n "${TIMEOUT:-}" ]]; then
-    timeout "$TIMEOUT" "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
+    /usr/bin/time -f "%e %U %S" -o "$BENCH_DIR/time" timeout "$TIMEOUT" "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
   else
-    "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
+    /usr/bin/time -f "%e %U %S" -o "$BENCH_DIR/time" "$@" >"$BENCH_DIR/out" 2>&1 || rc=$?
   fi
-  t1=$(now)
-  if [[ $rc == 124 ]]; then echo timeout; else awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; fi
+  if [[ $rc == 124 ]]; then echo "timeout timeout"; else tail -n 1 "$BENCH_DIR/time" | awk '{ printf "%.3f %.3f", $1, $2 + $3 }'; fi
 }
 min_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "timeout") print b; else if (b == "timeout" || a + 0 <= b + 0) print a; else print b }'; }
 mbps() { if [[ "$2" == timeout || -z "$2" ]]; then echo "-"; else awk -v b="$1" -v t="$2" 'BEGIN { printf "%.0f", b / 1e6 / t }'; fi; }
@@ -114,17 +115,19 @@ mbps() { if [[ "$2" == timeout || -z "$2" ]]; then echo "-"; else awk -v b="$1" 
 # Peak RSS in MiB of one analyze run.
 peak_rss() {
   /usr/bin/time -f %M -o "$BENCH_DIR/rss" "$@" >/dev/null 2>&1 || true
-  awk '{ printf "%.1f", $1 / 1024 }' "$BENCH_DIR/rss"
+  # The last line: /usr/bin/time writes "Command exited with non-zero status N" first when
+  # analyze exits 1 (a finding at error severity).
+  tail -n 1 "$BENCH_DIR/rss" | awk '{ printf "%.1f", $1 / 1024 }'
 }
 
 echo "ncclscope benchmark: $(nproc) cores, $(uname -m), $SIZE_MB MB per shape, best of $RUNS," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 echo "binary: $NCCLSCOPE${BASE:+; second binary: $BASE}"
-hdr="%-9s %8s %10s %10s %7s"
+hdr="%-9s %8s %10s %10s %7s %8s"
 [[ -n "$BASE" ]] && hdr+=" %10s %7s"
 [[ "$MEMCHECK" == 1 ]] && hdr+=" %16s"
 hdr+="\n"
-args=(shape MB "grep MB/s" "ncs MB/s" ratio)
+args=(shape MB "grep MB/s" "ncs MB/s" ratio "cpu rat")
 [[ -n "$BASE" ]] && args+=("base MB/s" ratio)
 [[ "$MEMCHECK" == 1 ]] && args+=("RSS MiB 1/4>full")
 # shellcheck disable=SC2059
@@ -142,16 +145,20 @@ for shape in $SHAPES; do
   acmd=("$NCCLSCOPE" analyze -j "$j" --format json --quiet "$in")
   bcmd=()
   [[ -n "$BASE" ]] && bcmd=("$BASE" analyze -j "$j" --format json --quiet "$in")
-  tg="" ta="" tb=""
+  tg="" ta="" tb="" cg="" ca=""
   for ((r = 0; r < RUNS; r++)); do
-    tg=$(min_of "$tg" "$(one_run "${gcmd[@]}")")
-    ta=$(min_of "$ta" "$(one_run "${acmd[@]}")")
+    read -r w c <<<"$(one_run "${gcmd[@]}")"
+    tg=$(min_of "$tg" "$w"); cg=$(min_of "$cg" "$c")
+    read -r w c <<<"$(one_run "${acmd[@]}")"
+    ta=$(min_of "$ta" "$w"); ca=$(min_of "$ca" "$c")
     if [[ -n "$BASE" && "$tb" != timeout ]]; then
-      tb=$(min_of "$tb" "$(TIMEOUT=$BASE_TIMEOUT one_run "${bcmd[@]}")")
+      read -r w c <<<"$(TIMEOUT=$BASE_TIMEOUT one_run "${bcmd[@]}")"
+      tb=$(min_of "$tb" "$w")
     fi
   done
   row=("$shape" "$(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }')" "$(mbps "$bytes" "$tg")"
-    "$(mbps "$bytes" "$ta")" "$(awk -v a="$ta" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')")
+    "$(mbps "$bytes" "$ta")" "$(awk -v a="$ta" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')"
+    "$(awk -v a="$ca" -v g="$cg" 'BEGIN { printf "%.2f", (g > 0 ? a / g : 0) }')")
   if [[ -n "$BASE" ]]; then
     if [[ "$tb" == timeout ]]; then
       row+=("<$(mbps "$bytes" "$BASE_TIMEOUT")" ">$(awk -v a="$BASE_TIMEOUT" -v g="$tg" 'BEGIN { printf "%.0f", a / g }')")

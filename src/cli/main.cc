@@ -227,8 +227,10 @@ int Main(int argc, char** argv) {
   rk->add_option("-o,--output", ranks.output, "Write to FILE instead of stdout");
 
   RulesCommandOptions rules;
-  auto* ru = app.add_subcommand("rules", "List every rule with its id, severity and title");
-  ru->add_option("-f,--format", rules.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+  auto* ru = app.add_subcommand(
+      "rules", "List every rule: id, severity, title, fix, and the messages it reads (meaning, fix)");
+  ru->add_option("-f,--format", rules.format, "text|json|markdown (the docs/rules.md section)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
 
   ExplainCommandOptions explain;
   auto* ex = app.add_subcommand(

@@ -9,8 +9,11 @@ int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostrea
     out << RenderRuleListJson();
   } else if (opts.format == "text") {
     out << RenderRuleListText();
+  } else if (opts.format == "markdown") {
+    out << RenderRuleListMarkdown();
   } else {
-    err << "ncclscope rules: unknown --format '" << opts.format << "' (expected text or json)\n";
+    err << "ncclscope rules: unknown --format '" << opts.format
+        << "' (expected text, json or markdown)\n";
     return 2;
   }
   return 0;

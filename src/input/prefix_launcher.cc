@@ -124,6 +124,11 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
     size_t k = 1;
     while (k < s.size() && k < 40 && (IsAlpha(s[k]) || s[k] == '_' || s[k] == '-')) ++k;
     const int rank = ParseRank(s, &k);
+    // TorchX `[trainer0|3]:` (role and replica, then the local rank): the replica names the rank.
+    if (rank >= 0 && k < s.size() && s[k] == '|') {
+      ++k;
+      if (ParseRank(s, &k) < 0) return 0;
+    }
     if (rank < 0 || k + 1 >= s.size() || s[k] != ']' || s[k + 1] != ':') return 0;
     SetRank(meta, rank);
     return k + 2;

@@ -133,7 +133,11 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     g.pg_desc = desc.count(pg) ? desc[pg] : "";
     // The default group (0, or the unknown group when it is the only one) spans the world.
     bool world_group = pg == 0 || (pg < 0 && groups.size() == 1);
-    if (world_group) {
+    // Silent ranks get a row each, so a damaged or hostile `nranks` (800,275 in a fuzzed line)
+    // would cost seconds of rows that nobody reads: beyond kMaxSilentRows the silent ranks of
+    // the world are not listed (the ranks that reported still are).
+    constexpr int kMaxSilentRows = 1 << 16;
+    if (world_group && world <= kMaxSilentRows) {
       for (int r = 0; r < world; ++r) {
         if (rows.count(r)) continue;
         WatchdogRow silent;

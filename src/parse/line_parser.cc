@@ -374,10 +374,10 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
   bool head = state_->prefixes.Lookup(text, &ctx);
   if (!head && !text.empty() && parse_internal::ParseNcclPrefix(text, &ctx)) {
     state_->prefixes.Remember(text, &ctx);
+    state_->NoteHost(ctx.host);  // A cached head's host was noted when it was remembered.
     head = true;
   }
   if (head) {
-    state_->NoteHost(ctx.host);
     const size_t body = static_cast<size_t>(ctx.body.data() - text.data());
     size_t end = GluedMessageEnd(text, body);
     if (end < text.size()) end = state_->RefineGluedHead(text, end);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "known_findings.h"
+#include "net_expectation.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -82,8 +83,10 @@ class BootstrapInterfaceRule : public BasicRule {
       f.suspect_hosts = f.hosts;
       out->push_back(std::move(f));
     }
+    const size_t before = out->size();
     UnsuitableInterfaces(ctx, out);
     DifferentInterfaces(job, out);
+    if (hits.empty() && out->size() == before) BootstrapConnectFailed(ctx, out);
   }
 
  private:
@@ -92,6 +95,7 @@ class BootstrapInterfaceRule : public BasicRule {
     const Job& job = ctx.job;
     Finding f = NewFinding(*this);
     std::vector<std::string> bad;
+    bool socket_transport = false;  // a bad interface is one NCCL's socket transport uses
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
       std::string ifname = p.bootstrap_if, addr = p.bootstrap_addr;
@@ -101,6 +105,10 @@ class BootstrapInterfaceRule : public BasicRule {
         // NCCL's socket transport may use other interfaces than the bootstrap.
         std::tie(ifname, addr, why) = BadSocketDevice(p);
         ev = nullptr;
+        if (!why.empty() && IsSocketNetName(p.network)) {
+          socket_transport = true;
+          AddEvidence(&f, p.network_evidence);
+        }
       }
       if (why.empty()) continue;
       AddProcess(job, static_cast<int>(i), &f);
@@ -111,21 +119,62 @@ class BootstrapInterfaceRule : public BasicRule {
       bad.push_back(item);
     }
     if (bad.empty()) return;
-    const bool multi = job.hosts.size() > 1 || IsMultiNode(job);
+    const bool multi =
+        job.hosts.size() > 1 || IsMultiNode(job) || NcclSaysMultiNode(job).value_or(false);
     const bool failing = ConnectionsFailed(ctx);
-    f.severity = multi || failing ? Severity::kWarning : Severity::kInfo;
+    // NCCL's socket transport carries only traffic between nodes: a bad interface in the list of
+    // a process that uses it is on the inter-node path.
+    const bool socket_data = socket_transport && !multi;
+    f.severity = multi || failing || socket_transport ? Severity::kWarning : Severity::kInfo;
     size_t shown = std::min<size_t>(bad.size(), 4);
     std::vector<std::string> head(bad.begin(), bad.begin() + shown);
     f.message = std::to_string(bad.size()) +
-                " process(es) bootstrap on an unsuitable interface: " + JoinStrings(head, "; ") +
+                " process(es) use an unsuitable interface for bootstrap or NCCL's sockets: " +
+                JoinStrings(head, "; ") +
                 (bad.size() > shown ? "; ..." : "");
     if (multi) {
       f.message += ". Other nodes cannot reach this address.";
     } else if (failing) {
       f.message += ". Ranks failed to connect: other nodes cannot reach this address.";
+    } else if (socket_data) {
+      f.message += ". NCCL's socket transport (\"Using network Socket\") carries the traffic "
+                   "between nodes over these interfaces: other nodes cannot reach such an "
+                   "address.";
     } else {
       f.message += ". Harmless while all ranks share one host.";
     }
+    out->push_back(std::move(f));
+  }
+
+  /// A connection failure during bootstrap (the error trail runs through NCCL's bootstrap code)
+  /// when the log names no interface: the bootstrap address is the first suspect.
+  void BootstrapConnectFailed(const RuleContext& ctx, std::vector<Finding>* out) const {
+    const Job& job = ctx.job;
+    if (!ConnectionsFailed(ctx)) return;
+    Finding f = NewFinding(*this);
+    std::set<int> procs;
+    for (const ErrorTrailRecord& t : job.error_trails) {
+      if (t.code == 0 || !ContainsNoCase(t.location, "bootstrap")) continue;
+      if (t.process >= 0 && static_cast<size_t>(t.process) < job.processes.size()) {
+        const Process& p = job.processes[t.process];
+        // The log says which interface this process used: UnsuitableInterfaces judged it.
+        if (!p.bootstrap_if.empty() || !p.socket_devices.empty()) continue;
+      }
+      if (procs.insert(t.process).second) {
+        AddProcess(job, t.process, &f);
+        AddEvidence(&f, t.evidence);
+      }
+    }
+    if (procs.empty()) return;
+    f.title = "Ranks failed to connect during bootstrap";
+    f.message = "The connection errors of " + std::to_string(procs.size()) +
+                " process(es) happened in NCCL's bootstrap (\"" + f.evidence.front().text +
+                "\"): ranks could not reach the address another rank advertised. The log does "
+                "not show the bootstrap interface (NCCL_DEBUG=INFO prints \"Bootstrap : Using "
+                "...\"); most often it is lo, docker0 or another interface the other nodes "
+                "cannot route to (NCCL_SOCKET_IFNAME=^docker0 still allows lo), or a firewall; "
+                "before NCCL 2.27.3 a stray connection to the bootstrap port (a port scanner, a "
+                "health check) also fails bootstrap.";
     out->push_back(std::move(f));
   }
 

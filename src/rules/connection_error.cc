@@ -78,8 +78,10 @@ class ConnectionErrorRule : public BasicRule {
   /// NCCL 2.18's socketPollConnect can fail without a WARN: only the error trail through the
   /// socket code shows it. Reported when no warning explains the failure.
   void SilentSocketFailure(const Job& job, std::vector<Finding>* out) const {
+    // Another failure was reported (a WARN some rule explains): the socket errors follow it.
+    bool after_failure = false;
     for (const WarnRecord& w : job.warnings) {
-      if (RuleOfWarning(w) != kBenignRule) return;
+      after_failure = after_failure || RuleOfWarning(w) != kBenignRule;
     }
     Finding f = NewFinding(*this);
     std::set<int> procs;
@@ -93,6 +95,17 @@ class ConnectionErrorRule : public BasicRule {
       AddEvidence(&f, t.evidence);
     }
     if (procs.empty()) return;
+    if (after_failure) {
+      f.severity = Severity::kWarning;
+      f.title = "Socket connections between ranks failed after another failure (fallout)";
+      f.message = "NCCL's error trail on " + std::to_string(procs.size()) +
+                  " process(es) runs through its socket code (\"" + f.evidence.front().text +
+                  "\") without a socket WARN of its own: these ranks lost their connections "
+                  "to ranks that had already failed. Fix the failure the other findings name "
+                  "first; these errors are its fallout.";
+      out->push_back(std::move(f));
+      return;
+    }
     f.title = "A socket operation between ranks failed (no NCCL warning printed)";
     f.message = "NCCL's error trail on " + std::to_string(procs.size()) +
                 " process(es) starts in its socket code (\"" + f.evidence.front().text +

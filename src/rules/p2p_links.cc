@@ -1,4 +1,5 @@
 // p2p-read-mode and p2p-path-unknown: informational facts about P2P links.
+#include <algorithm>
 #include <map>
 
 #include "rule_factories.h"
@@ -19,6 +20,10 @@ class P2pLinkRule : public BasicRule {
     const Job& job = ctx.job;
     Finding f = NewFinding(*this);
     size_t n = 0, p2p = 0;
+    // Communicators by index, sorted once at the end: a job can have tens of thousands of them,
+    // and inserting each id into a sorted list would cost the square of that.
+    std::vector<bool> seen(job.comms.size());
+    std::vector<std::string> comms;
     for (const Link& l : job.links) {
       if (l.cls != TransportClass::kP2P && l.cls != TransportClass::kNVL) continue;
       ++p2p;
@@ -27,10 +32,16 @@ class P2pLinkRule : public BasicRule {
       AddRank(&f, GlobalRank(job, l.comm, l.src));
       AddRank(&f, GlobalRank(job, l.comm, l.dst));
       if (l.reporter >= 0) AddHost(&f, HostName(job, l.reporter));
-      if (l.comm >= 0) AddComm(&f, job.comms[l.comm].id);
+      if (l.comm >= 0 && !seen[l.comm] && !job.comms[l.comm].id.empty()) {
+        seen[l.comm] = true;
+        comms.push_back(job.comms[l.comm].id);
+      }
       if (f.evidence.size() < 2) AddEvidence(&f, l.first);
     }
     if (n == 0) return;
+    std::sort(comms.begin(), comms.end());
+    comms.erase(std::unique(comms.begin(), comms.end()), comms.end());
+    f.comms = std::move(comms);
     f.message = std::to_string(n) + " of " + std::to_string(p2p) + " P2P links " +
                 std::string(what_) + " (" + std::to_string(f.comms.size()) + " communicator(s)).";
     out->push_back(std::move(f));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/report/json_report.h"
 #include "ncclscope/report/text_report.h"
 #include "test_util.h"
@@ -71,6 +72,19 @@ TEST(PipelineRobustness, HugeLineWithoutNewlineIsCutAndTheNextLinesSurvive) {
   ASSERT_EQ(r.job.sources.size(), 1u);
   EXPECT_EQ(r.job.sources[0].truncated_lines, 1u);
   EXPECT_EQ(r.job.nccl_versions.count("2.28.9"), 1u);
+  RenderAll(r);
+}
+
+// Found by the fuzzer (docs/fuzzing.md): a mutated Ray/PyTorch watchdog excerpt whose init line
+// claims `nranks 800275`. Every silent rank of the world got a watchdog row, which took 9 s
+// (Release) for 2 KB of input.
+TEST(PipelineRobustness, FuzzedHugeNranksDoesNotListEverySilentRank) {
+  AnalysisResult r = AnalyzeText(testing::ReadFileOrDie(testing::TestData("fuzz/timeout-huge-nranks-watchdog.bin")),
+                                 "fuzzed.log");
+  for (const WatchdogGroup& g : BuildWatchdogGroups(r.job)) {
+    EXPECT_LT(g.rows.size(), 100u);
+    EXPECT_FALSE(g.timed_out.empty());
+  }
   RenderAll(r);
 }
 

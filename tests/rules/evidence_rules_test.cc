@@ -230,5 +230,70 @@ TEST(EvidenceRules, NcclNodeCountDecidesInterNodeWhenHostsAreUnknown) {
   EXPECT_TRUE(Has(f->message, "2 of 2 inter-node links")) << f->message;
 }
 
+TEST(EvidenceRules, BootstrapConnectionFailureWithoutAnInterfaceLinePointsAtIt) {
+  // horovod#666 (NCCL 2.3.5, NCCL_SOCKET_IFNAME=^docker0 let NCCL bootstrap on lo).
+  AnalysisResult r = AnalyzeText(
+      "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer\n"
+      "seyun:17283:17549 [3] INFO bootstrap.cu:45 -> 2 [Net]\n"
+      "seyun:17283:17549 [3] INFO init.cu:413 -> 2\n");
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->title, "during bootstrap")) << f->title;
+  // With the interface in the log, the generic suspicion stays out.
+  AnalysisResult named = AnalyzeText(
+      "seyun:17283:17549 [3] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"
+      "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer\n"
+      "seyun:17283:17549 [3] INFO bootstrap.cu:45 -> 2 [Net]\n");
+  EXPECT_EQ(FindingOf(named, "bootstrap-interface"), nullptr);
+}
+
+TEST(EvidenceRules, LinkLocalSocketInterfaceOfTheSocketTransportIsAWarning) {
+  // skypilot#4448: the Azure accelerated-networking VF with an IPv6 link-local address.
+  AnalysisResult r = AnalyzeText(
+      "nccl-e9ef-7d4f-0:11171:11240 [2] NCCL INFO NET/Socket : Using [0]eth0:10.60.0.5<0> "
+      "[1]enP7906s1:fe80::20d:3aff:fef9:4aef%enP7906s1<0>\n"
+      "nccl-e9ef-7d4f-0:11171:11240 [2] NCCL INFO Using network Socket\n");
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->message, "IPv6 link-local")) << f->message;
+}
+
+TEST(EvidenceRules, TorchxPrefixedLastErrorNamesTheMissingInterface) {
+  // nccl#1837: TorchX `[role|replica]:` prefixes, NCCL_SOCKET_IFNAME=eth2 matching nothing.
+  AnalysisResult r = AnalyzeText(
+      "[trainer3]:twshared1016:1958:1958 [3] NCCL INFO NCCL_SOCKET_IFNAME set by environment to "
+      "eth2\n"
+      "[trainer0|0]:ncclInternalError: Internal check failed.\n"
+      "[trainer0|0]:Last error:\n"
+      "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
+      "AF_INET(2) nor AF_INET6(10)\n");
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+}
+
+TEST(EvidenceRules, SocketTrailsAfterAnotherFailureAreItsFallout) {
+  // pytorch/ci-infra#490: /dev/shm full on one rank, the others' socket calls fail after it.
+  const std::string shm =
+      "runner:202016:202235 [0] misc/shmutils.cc:132 NCCL WARN Error while creating shared memory "
+      "segment /dev/shm/nccl-WU88OE (size 9637888), error: No space left on device (28)\n";
+  const std::string trail =
+      "runner:202016:202240 [0] NCCL INFO misc/socket.cc:28 -> 3\n"
+      "runner:202016:202238 [2] NCCL INFO misc/socket.cc:561 -> 3\n";
+  AnalysisResult after = AnalyzeText(shm + trail);
+  const Finding* f = FindingOf(after, "connection-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->title, "fallout")) << f->title;
+  ASSERT_NE(FindingOf(after, "shm-failure"), nullptr);
+  // Alone (NCCL 2.18's silent socketPollConnect), the same trail is the failure itself.
+  AnalysisResult alone = AnalyzeText(trail);
+  const Finding* g = FindingOf(alone, "connection-error");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->severity, Severity::kError);
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -31,7 +31,9 @@ const std::map<std::string, std::vector<std::string>>& FamilyRules() {
       {"bootstrap-interface", {"bootstrap-interface"}},
       {"ib", {"ib-error"}},
       {"gdr", {"no-gdrdma"}},
-      {"p2p", {"p2p-disabled"}},
+      // GPUs of one node that do not use P2P: p2p-disabled when they talk over SHM,
+      // intra-node-net when they talk over the network (one pod per GPU).
+      {"p2p", {"p2p-disabled", "intra-node-net"}},
       {"nvls-collnet", {"nvls-failure", "collnet-failure"}},
       {"net-plugin", {"net-plugin-failed", "net-error"}},
       {"config", {"costly-setting", "env-override"}},
@@ -177,7 +179,7 @@ TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
   ASSERT_GT(target_labelled, 0);
   // The floor this work reached (docs/rules.md "Rule recall"; the target is 90 %); new excerpts
   // that lower it must be looked at, not the floor lowered silently.
-  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.79);
+  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.83);
 }
 
 }  // namespace
