@@ -7,6 +7,7 @@
 #include "ncclscope/analysis/topo_paths.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/rules/registry.h"
+#include "ncclscope/triage/fallout.h"
 
 namespace ncclscope {
 namespace {
@@ -17,6 +18,8 @@ void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* bu
   build.topo = topo;
   builder->Finish(build);
   if (options.run_rules) result->findings = RunRules(result->job, options.rules);
+  result->root_cause = AnalyzeRootCause(result->job);
+  MarkFallout(result->root_cause, &result->findings);
 }
 
 }  // namespace

@@ -19,12 +19,12 @@ namespace ncclscope::cli {
 namespace {
 
 constexpr std::string_view kSubcommands[] = {
-    "analyze", "events", "ranks", "rules",       "explain",   "topo",
-    "bench",   "summarize", "merge", "diff", "kube-status", "completion"};
+    "analyze", "events",  "ranks", "timeline", "rules",       "explain",   "topo",
+    "bench",   "summarize", "merge", "diff",   "kube-status", "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
-    "an input could not be read; 3 the input holds no NCCL debug lines at all.";
+    "an input could not be read; 3 the input holds no NCCL debug lines at all (and no failed job).";
 
 std::string FormatList() {
   std::string names;
@@ -226,6 +226,14 @@ int Main(int argc, char** argv) {
   rk->add_option("-f,--format", ranks.format, "text|json")->check(CLI::IsMember({"text", "json"}));
   rk->add_option("-o,--output", ranks.output, "Write to FILE instead of stdout");
 
+  TimelineCommandOptions timeline;
+  auto* tl = app.add_subcommand(
+      "timeline", "Failures on one time axis: exits, signals, exceptions, NCCL errors, timeouts");
+  tl->add_option("inputs", timeline.inputs, "Log files, directories or - for stdin");
+  tl->add_option("-f,--format", timeline.format, "text|json")
+      ->check(CLI::IsMember({"text", "json"}));
+  tl->add_option("-o,--output", timeline.output, "Write to FILE instead of stdout");
+
   RulesCommandOptions rules;
   auto* ru = app.add_subcommand(
       "rules", "List every rule: id, severity, title, fix, and the messages it reads (meaning, fix)");
@@ -301,6 +309,7 @@ int Main(int argc, char** argv) {
   }
   if (app.got_subcommand("events")) return RunEvents(events, std::cout, std::cerr);
   if (app.got_subcommand("ranks")) return RunRanks(ranks, std::cout, std::cerr);
+  if (app.got_subcommand("timeline")) return RunTimeline(timeline, std::cout, std::cerr);
   if (app.got_subcommand("rules")) return RunRulesList(rules, std::cout, std::cerr);
   if (app.got_subcommand("explain")) return RunExplain(explain, std::cin, std::cout, std::cerr);
   if (app.got_subcommand("topo")) return RunTopo(topo, std::cout, std::cerr);

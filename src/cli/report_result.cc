@@ -38,17 +38,26 @@ Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aop
 int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& result,
                     std::ostream& err) {
   if (!result.problems.empty()) return kExitUsage;
+  const RootCause& cause = result.root_cause.cause;
+  const bool failed = cause.job_failed && cause.cls != CauseClass::kNone;
   if (result.job.stats.nccl_lines == 0) {
+    // A launcher's or framework's account of a failed job (torchrun's table, a traceback) still
+    // has a root cause: reported and gated like any failure, with a note.
     if (!opts.quiet)
-      err << "ncclscope: the input holds no NCCL debug lines: run the job with NCCL_DEBUG=INFO "
-             "(and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n";
-    return kExitNoNccl;
+      err << (failed ? "ncclscope: the input holds no NCCL debug lines: the root cause comes from "
+                       "the launcher and framework lines alone (run the job with NCCL_DEBUG=INFO "
+                       "to see NCCL's side)\n"
+                     : "ncclscope: the input holds no NCCL debug lines: run the job with "
+                       "NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV for link paths)\n");
+    if (!failed) return kExitNoNccl;
   }
   if (opts.fail_on == "never") return kExitOk;
   Severity threshold = ParseSeverity(opts.fail_on).value_or(Severity::kError);
   for (const auto& f : result.findings) {
     if (f.severity >= threshold) return kExitFindings;
   }
+  // A job that failed fails the gate at any level, even when no rule fired (a killed rank).
+  if (failed) return kExitFindings;
   return kExitOk;
 }
 
@@ -74,7 +83,8 @@ int ReportAnalysis(const AnalyzeCommandOptions& opts, const Policy& policy, Anal
   ropts.verbose = opts.verbose;
   ropts.exit_code = AnalyzeExitCode(opts, result, err);
   ropts.docs_url = DocsUrl();
-  format->write(ReportInput{result.job, result.findings, result.problems}, ropts, output.stream());
+  format->write(ReportInput{result.job, result.findings, result.problems, &result.root_cause}, ropts,
+                output.stream());
   output.stream().flush();
   return ropts.exit_code;
 }

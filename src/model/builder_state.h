@@ -19,6 +19,7 @@
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/parse/events.h"
+#include "incident_recorder.h"
 
 namespace ncclscope {
 
@@ -125,6 +126,7 @@ struct JobBuilder::State {
   std::map<int, size_t> trails_per_process;
 
   std::array<uint64_t, std::variant_size_v<EventData>> events_by_index{};
+  IncidentRecorder incidents;  ///< Job::incidents (incident_recorder.cc).
   std::vector<std::string> type_names;  ///< Filled lazily (EventTypeName per index).
 };
 

@@ -442,6 +442,10 @@ struct Folder {
     r.detail = std::string(e.detail);
     AddFramework(job, *st, ctx, std::move(r));
   }
+  // Read by the incident recorder only (JobBuilder::Add).
+  void operator()(const ProcessExit&) {}
+  void operator()(const LauncherEvent&) {}
+  void operator()(const Traceback&) {}
   void operator()(const KnownNoise&) {}
   void operator()(const Unrecognized& e) {
     if (e.mention) {
@@ -512,6 +516,7 @@ void JobBuilder::Add(const Event& event) {
       p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
   }
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
+  state_->incidents.Add(event, job_);
 }
 
 bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count) {
@@ -543,6 +548,7 @@ void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options)
         state->events_by_index[i];
   }
   FinishJob(job, state, options);
+  state->incidents.Finish(job);
 }
 
 }  // namespace

@@ -9,9 +9,9 @@
 namespace ncclscope {
 namespace {
 
-constexpr int64_t kNanos = 1000000000;
+constexpr int64_t kTimelineNanos = 1000000000;
 
-bool Digits(std::string_view s, size_t pos, size_t n, int* out) {
+bool TimelineDigits(std::string_view s, size_t pos, size_t n, int* out) {
   if (pos + n > s.size()) return false;
   int v = 0;
   for (size_t i = pos; i < pos + n; ++i) {
@@ -25,16 +25,16 @@ bool Digits(std::string_view s, size_t pos, size_t n, int* out) {
 /// "HH:MM:SS[.frac]" at s[pos...] in nanoseconds.
 std::optional<int64_t> ClockAt(std::string_view s, size_t pos) {
   int h = 0, m = 0, sec = 0;
-  if (!Digits(s, pos, 2, &h) || pos + 2 >= s.size() || s[pos + 2] != ':' ||
-      !Digits(s, pos + 3, 2, &m) || pos + 5 >= s.size() || s[pos + 5] != ':' ||
-      !Digits(s, pos + 6, 2, &sec)) {
+  if (!TimelineDigits(s, pos, 2, &h) || pos + 2 >= s.size() || s[pos + 2] != ':' ||
+      !TimelineDigits(s, pos + 3, 2, &m) || pos + 5 >= s.size() || s[pos + 5] != ':' ||
+      !TimelineDigits(s, pos + 6, 2, &sec)) {
     return std::nullopt;
   }
   if (h > 23 || m > 59 || sec > 60) return std::nullopt;
-  int64_t ns = (int64_t{h} * 3600 + m * 60 + sec) * kNanos;
+  int64_t ns = (int64_t{h} * 3600 + m * 60 + sec) * kTimelineNanos;
   size_t i = pos + 8;
   if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
-    int64_t scale = kNanos / 10;
+    int64_t scale = kTimelineNanos / 10;
     for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) {
       ns += (s[i] - '0') * scale;
       scale /= 10;
@@ -45,7 +45,7 @@ std::optional<int64_t> ClockAt(std::string_view s, size_t pos) {
 
 std::optional<int64_t> DateKey(int month, int day, std::optional<int64_t> clock) {
   if (!clock || month < 1 || month > 12 || day < 1 || day > 31) return std::nullopt;
-  return (int64_t{month - 1} * 31 + (day - 1)) * 86400 * kNanos + *clock;
+  return (int64_t{month - 1} * 31 + (day - 1)) * 86400 * kTimelineNanos + *clock;
 }
 
 bool ContainsNoCase(std::string_view hay, std::string_view needle) {
@@ -111,11 +111,11 @@ std::optional<int64_t> ParseTimeKey(std::string_view s) {
     s.remove_prefix(1);  // c10 severity letter: "E1121 ..."
   }
   int year = 0, month = 0, day = 0;
-  if (Digits(s, 0, 4, &year) && s.size() > 10 && s[4] == '-' && Digits(s, 5, 2, &month) &&
-      s[7] == '-' && Digits(s, 8, 2, &day) && (s[10] == ' ' || s[10] == 'T' || s[10] == '_')) {
+  if (TimelineDigits(s, 0, 4, &year) && s.size() > 10 && s[4] == '-' && TimelineDigits(s, 5, 2, &month) &&
+      s[7] == '-' && TimelineDigits(s, 8, 2, &day) && (s[10] == ' ' || s[10] == 'T' || s[10] == '_')) {
     return DateKey(month, day, ClockAt(s, 11));
   }
-  if (Digits(s, 0, 2, &month) && Digits(s, 2, 2, &day) && s.size() > 4 && s[4] == ' ') {
+  if (TimelineDigits(s, 0, 2, &month) && TimelineDigits(s, 2, 2, &day) && s.size() > 4 && s[4] == ' ') {
     return DateKey(month, day, ClockAt(s, 5));
   }
   return std::nullopt;
@@ -124,7 +124,8 @@ std::optional<int64_t> ParseTimeKey(std::string_view s) {
 bool IsCascadeMessage(std::string_view text) {
   static constexpr std::string_view kCascade[] = {
       "remote process exited", "connection closed", "connection reset", "broken pipe",
-      "closing signal",        "was aborted",       "peer closed"};
+      "closing signal",        "was aborted",       "peer closed",
+      "retcode 6",             "reset by peer"};
   for (std::string_view c : kCascade) {
     if (ContainsNoCase(text, c)) return true;
   }

@@ -31,6 +31,13 @@ constexpr std::string_view kWarnCategories[] = {"shm",     "cuda",  "socket",  "
 constexpr std::string_view kFrameworkKinds[] = {
     "nccl_error_detail", "heartbeat_timeout", "watchdog_terminated", "taking_down", "comm_aborted",
     "init_timeout",      "dump_signal",       "process_signal",      "child_failed"};
+constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed",  "mpirun", "slurm",
+                                               "kubernetes", "kernel", "python", "ray"};
+constexpr std::string_view kLauncherKinds[] = {
+    "restart",       "failures_header", "root_cause_header", "table_entry", "table_field",
+    "job_cancelled", "oom_event",       "mpi_abort",         "kill_sent"};
+constexpr std::string_view kTracebackKinds[] = {"start", "frame", "exception", "fatal_signal",
+                                                "cpp_terminate"};
 
 template <size_t N, typename E>
 std::string_view EnumName(const std::string_view (&names)[N], E e) {
@@ -378,6 +385,34 @@ struct FieldWriter {
     w->Str("kind", EnumName(kFrameworkKinds, e.kind));
     w->Num("rank", e.rank);
     w->OptStr("detail", e.detail);
+    if (e.pid >= 0) w->Num("pid", e.pid);
+  }
+  void operator()(const ProcessExit& e) const {
+    w->Str("reporter", EnumName(kExitReporters, e.reporter));
+    if (e.rank >= 0) w->Num("rank", e.rank);
+    if (e.local_rank >= 0) w->Num("local_rank", e.local_rank);
+    if (e.pid >= 0) w->Num("pid", e.pid);
+    if (e.exit_code) w->Num("exit_code", *e.exit_code);
+    if (e.signal > 0) w->Num("signal", e.signal);
+    w->OptStr("node", e.node);
+    w->OptStr("reason", e.reason);
+    w->OptStr("ranks", e.ranks);
+    if (e.oom) w->Bool("oom", true);
+  }
+  void operator()(const LauncherEvent& e) const {
+    w->Str("kind", EnumName(kLauncherKinds, e.kind));
+    w->OptStr("key", e.key);
+    w->OptStr("value", e.value);
+  }
+  void operator()(const Traceback& e) const {
+    w->Str("kind", EnumName(kTracebackKinds, e.kind));
+    // Not "type" and "line": those keys are the event's own (one object, unique keys).
+    w->OptStr("exception", e.type);
+    w->OptStr("message", e.message);
+    w->OptStr("file", e.file);
+    if (e.line >= 0) w->Num("frame_line", e.line);
+    w->OptStr("function", e.function);
+    if (e.indented) w->Bool("indented", true);
   }
   void operator()(const KnownNoise& e) const { w->Str("family", e.family); }
   void operator()(const Unrecognized& e) const {

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "body_parsers.h"
+#include "process_end_parsers.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
@@ -110,9 +111,10 @@ bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
     e.where = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
   } else {
-    size_t p = msg.find("async exception: NCCL error: ");
+    constexpr std::string_view kAsync = "async exception: NCCL error: ";
+    size_t p = msg.find(kAsync);
     if (p == std::string_view::npos) return false;
-    rest = msg.substr(p + 30);
+    rest = msg.substr(p + kAsync.size());
   }
   size_t ver = rest.rfind(", NCCL version ");
   if (ver != std::string_view::npos) {
@@ -131,6 +133,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   fe.rank = rank;
   if (Has(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
+    // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.
+    if (rank < 0 && Has(msg, "[Rank ")) rank = static_cast<int>(IntAfter(msg, "[Rank "));
     w.rank = rank;
     w.seq = IntAfter(msg, "SeqNum=");
     w.op_type = TokenAfter(msg, "OpType=");
@@ -184,7 +188,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
     size_t p = msg.find("exception: ");
     if (p != std::string_view::npos) fe.detail = Trim(msg.substr(p + 11));
   } else if (Has(msg, "taking the entire process down") ||
-             Has(msg, "Some NCCL operations have failed or timed out")) {
+             Has(msg, "Some NCCL operations have failed or timed out") ||
+             Has(msg, "Terminating the process after attempting to dump debug info")) {
     fe.kind = FrameworkKind::kTakingDown;
   } else if (Has(msg, "NCCL communicator was aborted on rank ")) {
     fe.kind = FrameworkKind::kCommAborted;
@@ -198,6 +203,7 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   } else if (StartsWith(msg, "Sending process ") && Has(msg, " closing signal ")) {
     fe.kind = FrameworkKind::kProcessSignal;
     fe.detail = Trim(msg.substr(msg.find(" closing signal ") + 16));
+    fe.pid = IntAfter(msg, "Sending process ");
   } else if (Has(msg, " death signal")) {
     fe.kind = FrameworkKind::kProcessSignal;
     size_t p = msg.find("Received ");
@@ -205,10 +211,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   } else if (Has(msg, " got signal: ")) {
     fe.kind = FrameworkKind::kProcessSignal;
     fe.detail = Trim(msg.substr(msg.find(" got signal: ") + 13));
-  } else if (Has(msg, "ChildFailedError") || Has(msg, "failed (exitcode: ")) {
+  } else if (Has(msg, "ChildFailedError")) {
     fe.kind = FrameworkKind::kChildFailed;
-    if (Has(msg, "exitcode: ")) fe.detail = TokenAfter(msg, "exitcode: ");
-    if (Has(msg, "local_rank: ")) fe.rank = static_cast<int>(IntAfter(msg, "local_rank: "));
   } else if (EndsWith(msg, " FAILED") && msg.find(' ') == msg.size() - 7) {
     fe.kind = FrameworkKind::kChildFailed;
     fe.detail = msg.substr(0, msg.size() - 7);
@@ -231,16 +235,40 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     c.SkipSpaces();
   }
   const bool header = ReadHeader(&c, ctx);
-  // Without a header, indented text is traceback source code ("    raise ChildFailedError(").
-  if (!header && (c.Peek() == ' ' || c.Peek() == '\t' || StartsWith(c.rest(), "raise "))) {
+  // Without a header, indented text is a traceback frame, a launcher's report field or source
+  // code ("    raise ChildFailedError(": no event).
+  if (!header && (c.Peek() == ' ' || c.Peek() == '\t')) {
+    // An exception that carries an NCCL error, left indented by a stripped prefix
+    // (`[rank0]: torch.distributed.DistBackendError: NCCL error in: ...`, `[rank0]:
+    // ncclInternalError: ...`): the NCCL error, as without the prefix.
+    const std::string_view line = Trim(c.rest());
+    const std::string_view word = line.substr(0, line.find(' '));
+    const bool exception = EndsWith(word, "Error:") || EndsWith(word, "Exception:");
+    if (exception && (ParseNcclErrorIn(line, data) ||
+                      (StartsWith(word, "nccl") && ClassifyMessage(line, ctx->torch_rank, -1, {}, data)))) {
+      ctx->level = Level::kTorch;
+      ctx->body = line;
+      return true;
+    }
+    if (DispatchProcessEnd(c.rest(), false, true, ctx, data)) {
+      ctx->level = Level::kTorch;
+      ctx->body = Trim(c.rest());
+      return true;
+    }
+    // A pasted log indented as a block ("    [rank7]:[E816 01:45:40.18 ...] ..."): the line
+    // without its indentation.
+    const std::string_view trimmed = Trim(c.rest());
+    if (trimmed.size() > 4 && trimmed.front() == '[') return ParseFramework(trimmed, ctx, data);
     return false;
   }
+  if (!header && StartsWith(c.rest(), "raise ")) return false;
   int rank = -1, pg_id = -1;
   std::string_view pg_desc;
   ReadLogPrefix(&c, &rank, &pg_id, &pg_desc);
   if (rank >= 0 && ctx->torch_rank < 0) ctx->torch_rank = rank;
   std::string_view msg = Trim(c.rest());
-  if (!ClassifyMessage(msg, rank >= 0 ? rank : ctx->torch_rank, pg_id, pg_desc, data)) {
+  if (!ClassifyMessage(msg, rank >= 0 ? rank : ctx->torch_rank, pg_id, pg_desc, data) &&
+      !DispatchProcessEnd(msg, header, false, ctx, data)) {
     return false;
   }
   ctx->level = Level::kTorch;

@@ -543,6 +543,9 @@ std::string_view EventTypeName(const EventData& data) {
                                                 "work_progress",
                                                 "framework_nccl_error",
                                                 "framework_event",
+                                                "process_exit",
+                                                "launcher_event",
+                                                "traceback",
                                                 "known_noise",
                                                 "unrecognized"};
   static_assert(std::size(kNames) == std::variant_size_v<EventData>);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ncclscope/report/root_cause_section.h"
+
 namespace ncclscope {
 namespace {
 
@@ -48,8 +50,31 @@ void WriteGithubReport(const ReportInput& in, const ReportOptions&, std::ostream
     out << fmt::format("::error title=input-problem::{}\n",
                        GithubEscapeData(p.path + ": " + p.message));
   }
+  // The root cause leads: one annotation on its first evidence line.
+  RootCauseReport storage;
+  const RootCause& cause = RootCauseOf(in, &storage).cause;
+  if (cause.job_failed && cause.cls != CauseClass::kNone) {
+    std::string props;
+    if (!cause.evidence.empty() && cause.evidence[0].source < job.sources.size()) {
+      const Evidence& e = cause.evidence[0];
+      props = fmt::format("file={},line={},", GithubEscapeProperty(job.sources[e.source].name),
+                          e.line);
+    }
+    props += "title=" + GithubEscapeProperty(fmt::format("root cause: {}", CauseClassName(cause.cls)));
+    out << fmt::format("::error {}::{}\n", props,
+                       GithubEscapeData(fmt::format("Root cause: {}\n{}", RootCauseHeadline(cause),
+                                                    cause.reasoning)));
+  }
   int counts[3] = {0, 0, 0};
+  std::vector<const Finding*> order;
   for (const auto& f : in.findings) {
+    if (f.caused_by.empty()) order.push_back(&f);
+  }
+  for (const auto& f : in.findings) {
+    if (!f.caused_by.empty()) order.push_back(&f);
+  }
+  for (const Finding* fp : order) {
+    const Finding& f = *fp;
     ++counts[static_cast<int>(f.severity)];
     std::string props;
     if (!f.evidence.empty() && f.evidence[0].source < job.sources.size()) {
@@ -59,6 +84,7 @@ void WriteGithubReport(const ReportInput& in, const ReportOptions&, std::ostream
     }
     props += "title=" + GithubEscapeProperty(f.rule.empty() ? "ncclscope" : f.rule);
     std::string msg = f.title;
+    if (!f.caused_by.empty()) msg = "(fallout of the root cause: " + f.caused_by + ") " + msg;
     if (!f.message.empty()) msg += ": " + f.message;
     if (!f.fix.empty()) msg += "\nfix: " + f.fix;
     if (msg.empty()) msg = f.rule.empty() ? "finding" : f.rule;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ncclscope/report/root_cause_section.h"
+
 #include <set>
 
 #include "ncclscope/model/link_summary.h"
@@ -111,6 +113,33 @@ void WriteSummary(const ReportInput& in, std::ostream& out) {
   out << "</table>\n";
 }
 
+void WriteRootCause(const ReportInput& in, std::ostream& out) {
+  RootCauseReport storage;
+  const RootCauseReport& report = RootCauseOf(in, &storage);
+  bool any = false;
+  for (const AttemptCause& a : report.attempts) {
+    any = any || a.cause.cls != CauseClass::kNone || a.cause.job_failed;
+  }
+  if (!any) return;
+  out << "<h2>Root cause</h2>\n";
+  for (const AttemptCause& a : report.attempts) {
+    const RootCause& c = a.cause;
+    out << "<div class=\"finding error\"><div>";
+    if (report.attempts.size() > 1) out << fmt::format("<b>Attempt {}:</b> ", a.info.index + 1);
+    out << fmt::format("<b>{}</b> <span class=\"rule\">[{}, confidence {}{}]</span></div>\n",
+                       E(RootCauseHeadline(c)), E(CauseClassName(c.cls)),
+                       E(ConfidenceName(c.confidence)),
+                       c.time_text.empty() ? std::string() : ", at " + E(c.time_text));
+    if (!c.reasoning.empty()) out << "<p>" << E(c.reasoning) << "</p>\n";
+    if (!c.evidence.empty()) {
+      out << "<pre>";
+      for (const Evidence& e : c.evidence) out << E(EvidenceLine(in.job, e)) << "\n";
+      out << "</pre>\n";
+    }
+    out << "</div>\n";
+  }
+}
+
 void WriteFindings(const ReportInput& in, std::ostream& out) {
   const Job& job = in.job;
   out << "<h2>Findings</h2>\n";
@@ -123,6 +152,9 @@ void WriteFindings(const ReportInput& in, std::ostream& out) {
         "<div class=\"finding {}\"><div><span class=\"sev {}\">{}</span><b>{}</b> "
         "<span class=\"rule\">[{}]</span></div>\n",
         E(sev), E(sev), E(upper), E(f.title), E(f.rule));
+    if (!f.caused_by.empty()) {
+      out << "<p class=\"note\">fallout of the root cause (" << E(f.caused_by) << ")</p>\n";
+    }
     if (!f.message.empty()) out << "<p>" << E(f.message) << "</p>\n";
     if (!f.evidence.empty()) {
       out << "<pre>";
@@ -205,6 +237,7 @@ void WriteHtmlReport(const ReportInput& in, const ReportOptions& opts, std::ostr
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>ncclscope report</title>\n<style>"
       << kStyle << HtmlClassStyles() << "</style>\n</head>\n<body>\n";
+  WriteRootCause(in, out);
   WriteSummary(in, out);
   WriteFindings(in, out);
   LinkGraph graph = BuildLinkGraph(in.job, DefaultGraphComm(in.job));

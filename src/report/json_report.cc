@@ -299,7 +299,8 @@ json JsonFinding(const Job& job, const Finding& f) {
               {"hosts", f.hosts},
               {"comms", f.comms},
               {"suspect_ranks", f.suspect_ranks},
-              {"suspect_hosts", f.suspect_hosts}};
+              {"suspect_hosts", f.suspect_hosts},
+              {"caused_by", f.caused_by.empty() ? json(nullptr) : json(f.caused_by)}};
 }
 
 namespace {
@@ -334,6 +335,62 @@ json JsonWatchdog(const Job& job) {
                       {"ranks", std::move(rows)}});
   }
   return groups;
+}
+
+}  // namespace
+
+namespace {
+
+json JsonRootCause(const Job& job, const RootCause& c) {
+  json culprits = json::array();
+  for (const Culprit& k : c.culprits) {
+    culprits.push_back({{"rank", k.rank >= 0 ? json(k.rank) : json(nullptr)},
+                        {"host", k.host.empty() ? json(nullptr) : json(k.host)},
+                        {"pid", k.pid > 0 ? json(k.pid) : json(nullptr)}});
+  }
+  json evidence = json::array();
+  for (const Evidence& e : c.evidence) evidence.push_back(JsonEvidence(job, e));
+  json fallout = json::array();
+  for (const Fallout& f : c.fallout) {
+    fallout.push_back({{"rank", f.rank},
+                       {"what", f.what},
+                       {"time", f.time_text.empty() ? json(nullptr) : json(f.time_text)},
+                       {"evidence", JsonEvidence(job, f.evidence)}});
+  }
+  return json{{"attempt", c.attempt + 1},
+              {"class", CauseClassName(c.cls)},
+              {"job_failed", c.job_failed},
+              {"culprits", std::move(culprits)},
+              {"rank", c.culprits.empty() || c.culprits[0].rank < 0 ? json(nullptr)
+                                                                    : json(c.culprits[0].rank)},
+              {"host", c.culprits.empty() || c.culprits[0].host.empty()
+                           ? json(nullptr)
+                           : json(c.culprits[0].host)},
+              {"pid", c.culprits.empty() || c.culprits[0].pid <= 0 ? json(nullptr)
+                                                                   : json(c.culprits[0].pid)},
+              {"time", c.time_text.empty() ? json(nullptr) : json(c.time_text)},
+              {"what", c.what.empty() ? json(nullptr) : json(c.what)},
+              {"reasoning", c.reasoning.empty() ? json(nullptr) : json(c.reasoning)},
+              {"confidence", ConfidenceName(c.confidence)},
+              {"evidence", std::move(evidence)},
+              {"fallout", std::move(fallout)}};
+}
+
+json JsonAttempts(const Job& job, const RootCauseReport& r) {
+  json out = json::array();
+  for (const AttemptCause& a : r.attempts) {
+    json procs = json::array();
+    for (const ProcessInstance& p : a.processes) {
+      procs.push_back({{"rank", p.rank >= 0 ? json(p.rank) : json(nullptr)},
+                       {"host", p.host},
+                       {"pid", p.pid},
+                       {"world_comm", p.world_comm.empty() ? json(nullptr) : json(p.world_comm)}});
+    }
+    out.push_back({{"attempt", a.info.index + 1},
+                   {"processes", std::move(procs)},
+                   {"root_cause", JsonRootCause(job, a.cause)}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -386,6 +443,8 @@ json ReportDocument(const ReportInput& in) {
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
   json timeline = TimelineJson(job);
+  RootCauseReport storage;
+  const RootCauseReport& rc = RootCauseOf(in, &storage);
 
   json by_type = json::object();
   for (const auto& [k, v] : job.stats.events_by_type) by_type[k] = v;
@@ -418,6 +477,8 @@ json ReportDocument(const ReportInput& in) {
               {"hosts", std::move(hosts)},
               {"watchdog", JsonWatchdog(job)},
               {"findings", std::move(findings)},
+              {"root_cause", JsonRootCause(job, rc.cause)},
+              {"attempts", JsonAttempts(job, rc)},
               {"timeline", std::move(timeline)},
               {"stats", std::move(stats)}};
 }

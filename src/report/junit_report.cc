@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ncclscope/report/root_cause_section.h"
+
 #include <algorithm>
 #include <map>
 
@@ -47,7 +49,11 @@ void WriteJunit(const ReportInput& in, const std::vector<std::string>& rule_ids,
                             [](const Finding* f) { return f->severity >= Severity::kWarning; });
   }
   int errors = static_cast<int>(in.problems.size());
-  int tests = static_cast<int>(ids.size()) + errors;
+  RootCauseReport storage;
+  const RootCause& cause = RootCauseOf(in, &storage).cause;
+  const bool failed = cause.job_failed && cause.cls != CauseClass::kNone;
+  failures += failed ? 1 : 0;
+  int tests = static_cast<int>(ids.size()) + errors + 1;
 
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << fmt::format("<testsuites name=\"ncclscope\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
@@ -60,6 +66,18 @@ void WriteJunit(const ReportInput& in, const std::vector<std::string>& rule_ids,
         "    <testcase classname=\"ncclscope.inputs\" name=\"{}\">\n"
         "      <error message=\"{}\" type=\"input\">{}</error>\n    </testcase>\n",
         XmlAttributeEscape(p.path), XmlAttributeEscape(p.message), XmlEscape(p.message));
+  }
+  // The job's root cause first: a failure when the job failed, with the reasoning and evidence.
+  if (failed) {
+    std::string text = cause.reasoning;
+    for (const Evidence& e : cause.evidence) text += "\n" + EvidenceLine(in.job, e);
+    out << fmt::format(
+        "    <testcase classname=\"ncclscope\" name=\"root-cause\">\n"
+        "      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+        XmlAttributeEscape("Root cause: " + RootCauseHeadline(cause)), CauseClassName(cause.cls),
+        XmlEscape(text));
+  } else {
+    out << "    <testcase classname=\"ncclscope\" name=\"root-cause\"/>\n";
   }
   for (const auto& id : ids) {
     out << fmt::format("    <testcase classname=\"ncclscope.rules\" name=\"{}\"",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ncclscope/report/root_cause_section.h"
+
 #include <algorithm>
 #include <set>
 
@@ -98,6 +100,31 @@ void WriteComms(const Job& job, std::ostream& out) {
   out << "\n";
 }
 
+void WriteRootCause(const ReportInput& in, std::ostream& out) {
+  RootCauseReport storage;
+  const RootCauseReport& report = RootCauseOf(in, &storage);
+  bool any = false;
+  for (const AttemptCause& a : report.attempts) {
+    any = any || a.cause.cls != CauseClass::kNone || a.cause.job_failed;
+  }
+  if (!any) return;
+  out << "### Root cause\n\n";
+  for (const AttemptCause& a : report.attempts) {
+    const RootCause& c = a.cause;
+    if (report.attempts.size() > 1) {
+      out << fmt::format("**Attempt {}:** ", a.info.index + 1);
+    }
+    out << fmt::format("**{}** — `{}`, confidence {}{}\n\n", MarkdownText(RootCauseHeadline(c)),
+                       CauseClassName(c.cls), ConfidenceName(c.confidence),
+                       c.time_text.empty() ? std::string() : ", at " + MarkdownText(c.time_text));
+    if (!c.reasoning.empty()) out << MarkdownText(c.reasoning) << "\n\n";
+    for (const Evidence& e : c.evidence) {
+      out << fmt::format("- {} {}\n", MarkdownCode(EvidenceName(in.job, e)), MarkdownCode(e.text));
+    }
+    if (!c.evidence.empty()) out << "\n";
+  }
+}
+
 void WriteFindings(const ReportInput& in, std::ostream& out) {
   const Job& job = in.job;
   out << "### Findings\n\n";
@@ -107,8 +134,10 @@ void WriteFindings(const ReportInput& in, std::ostream& out) {
   }
   out << "| Severity | Rule | Title |\n|---|---|---|\n";
   for (const auto& f : in.findings) {
-    out << fmt::format("| {} | {} | {} |\n", SeverityMarker(f.severity), MarkdownCode(f.rule, true),
-                       MarkdownText(f.title));
+    out << fmt::format("| {} | {} | {}{} |\n", SeverityMarker(f.severity),
+                       MarkdownCode(f.rule, true), MarkdownText(f.title),
+                       f.caused_by.empty() ? std::string()
+                                           : " (fallout of " + MarkdownText(f.caused_by) + ")");
   }
   for (const auto& f : in.findings) {
     out << fmt::format("\n#### {} {} ({})\n\n", SeverityMarker(f.severity), MarkdownText(f.title),
@@ -165,6 +194,7 @@ std::string MarkdownCode(std::string_view text, bool table_cell) {
 
 void WriteMarkdownReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
   WriteHeader(in, out);
+  WriteRootCause(in, out);
   WriteComms(in.job, out);
   WriteFindings(in, out);
 }

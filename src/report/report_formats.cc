@@ -16,6 +16,12 @@ std::string EvidenceLine(const Job& job, const Evidence& e) {
   return std::string(job.SourceName(e.source)) + ":" + std::to_string(e.line) + ": " + e.text;
 }
 
+const RootCauseReport& RootCauseOf(const ReportInput& input, RootCauseReport* storage) {
+  if (input.root_cause != nullptr) return *input.root_cause;
+  *storage = AnalyzeRootCause(input.job);
+  return *storage;
+}
+
 const std::vector<ReportFormat>& ReportFormats() {
   static const std::vector<ReportFormat> formats = {
       {"text", "human-readable summary (default)", WriteTextReport},

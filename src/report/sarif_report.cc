@@ -115,6 +115,7 @@ Json Result(const Job& job, const Finding& f, size_t rule_index) {
   if (!f.comms.empty()) props["communicators"] = f.comms;
   if (!f.suspect_ranks.empty()) props["suspectRanks"] = f.suspect_ranks;
   if (!f.suspect_hosts.empty()) props["suspectHosts"] = f.suspect_hosts;
+  if (!f.caused_by.empty()) props["causedBy"] = f.caused_by;
   if (!props.empty()) r["properties"] = std::move(props);
   return r;
 }
@@ -128,7 +129,7 @@ std::string_view ExitCodeDescription(int code) {
     case 2:
       return "usage error, or an input could not be read";
     case 3:
-      return "the input holds no NCCL debug lines at all";
+      return "the input holds no NCCL debug lines at all (and no failed job)";
     default:
       return "";
   }

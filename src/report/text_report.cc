@@ -10,6 +10,7 @@
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/rank_ranges.h"
 #include "ncclscope/model/source_owners.h"
+#include "ncclscope/report/root_cause_section.h"
 #include "ncclscope/report/triage_section.h"
 
 namespace ncclscope {
@@ -351,12 +352,22 @@ void WriteFindings(const ReportInput& in, const Palette& pal, std::ostream& out)
   out << fmt::format("\n{}Findings{}\n", pal.bold(), pal.reset());
   if (in.findings.empty()) out << "  none\n";
   int counts[3] = {0, 0, 0};
+  // The cause's own findings first, its fallout after them.
+  std::vector<const Finding*> order;
   for (const auto& f : in.findings) {
+    if (f.caused_by.empty()) order.push_back(&f);
+  }
+  for (const auto& f : in.findings) {
+    if (!f.caused_by.empty()) order.push_back(&f);
+  }
+  for (const Finding* fp : order) {
+    const Finding& f = *fp;
     ++counts[static_cast<int>(f.severity)];
     std::string sev(SeverityName(f.severity));
     for (char& ch : sev) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     out << fmt::format("  {}{:<7}{} {}{}{}  [{}]\n", pal.ForSeverity(f.severity), sev, pal.reset(),
                        pal.bold(), f.title, pal.reset(), f.rule);
+    if (!f.caused_by.empty()) out << fmt::format("          fallout of the root cause ({})\n", f.caused_by);
     if (!f.message.empty()) out << fmt::format("          {}\n", f.message);
     if (!f.suspect_ranks.empty())
       out << fmt::format("          suspect ranks: {}\n", RankList(f.suspect_ranks));
@@ -402,6 +413,8 @@ char ClassLetter(TransportClass c) {
 
 void WriteTextReport(const ReportInput& in, const ReportOptions& opts, std::ostream& out) {
   Palette pal{opts.color};
+  RootCauseReport storage;
+  WriteRootCauseSection(in.job, RootCauseOf(in, &storage), out);
   WriteHeader(in, pal, out);
   WriteComms(in, opts, pal, out);
   WriteTriageSection(in.job, out);

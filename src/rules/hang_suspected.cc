@@ -25,6 +25,16 @@ class HangSuspectedRule : public BasicRule {
     for (const TorchRankState& s : job.torch_ranks) {
       if (s.timed_out) return;
     }
+    // A process that died of its own (a signal other than the launcher's SIGTERM, an error
+    // exit, an exception) explains the end: not a hang.
+    for (const Incident& i : job.incidents.incidents) {
+      if (i.kind == IncidentKind::kException || i.kind == IncidentKind::kCppTerminate) return;
+      if (i.kind == IncidentKind::kExit &&
+          ((i.signal != 0 && i.signal != 15) ||
+           (i.signal == 0 && i.exit_code && *i.exit_code != 0) || i.oom)) {
+        return;
+      }
+    }
     bool any_complete = false;
     for (const Communicator& c : job.comms) {
       for (const auto& [r, cr] : c.ranks) {

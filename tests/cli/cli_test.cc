@@ -94,6 +94,16 @@ TEST(Cli, InputWithoutNcclLinesExitsThree) {
   EXPECT_NE(r.out.find("NCCL_DEBUG=INFO"), std::string::npos);
 }
 
+TEST(Cli, FailedJobWithoutNcclLinesExitsOneWithItsRootCause) {
+  // torchrun's own lines only (a SIGKILLed local rank 3): no NCCL line, but a failed job.
+  auto r = RunTool("--color never '" + TestData("real-world/ganet-12-launch-sigkill-local-rank-3.log") +
+                       "'",
+                   true);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("Root cause: rank 3"), std::string::npos) << r.out.substr(0, 600);
+  EXPECT_NE(r.out.find("no NCCL debug lines"), std::string::npos);
+}
+
 TEST(Cli, EmptyInputExitsThree) { EXPECT_EQ(RunTool("< /dev/null").code, 3); }
 
 TEST(Cli, UnknownOptionIsAUsageError) { EXPECT_EQ(RunTool("--no-such-flag x").code, 2); }

@@ -24,7 +24,8 @@ std::string Junit(const ReportCase& c, const std::vector<std::string>& ids) {
 TEST(JunitReport, OneTestCasePerRuleWithTestsAndFailuresCounted) {
   std::string xml = Junit(SmallCase(), {"socket-fallback", "slow-init", "nccl-version", "quiet"});
   EXPECT_EQ(XmlProblem(xml), "") << xml;
-  EXPECT_NE(xml.find("<testsuite name=\"ncclscope\" tests=\"4\" failures=\"2\" errors=\"0\""),
+  // The four rules and the root-cause test case (passing: the small case's job did not fail).
+  EXPECT_NE(xml.find("<testsuite name=\"ncclscope\" tests=\"5\" failures=\"2\" errors=\"0\""),
             std::string::npos)
       << xml;
   EXPECT_EQ(Count(xml, "<testcase classname=\"ncclscope.rules\""), 4);
@@ -33,7 +34,7 @@ TEST(JunitReport, OneTestCasePerRuleWithTestsAndFailuresCounted) {
 
 TEST(JunitReport, RuleWithFindingsButNotListedStillGetsATestCase) {
   std::string xml = Junit(SmallCase(), {"quiet"});
-  EXPECT_EQ(Count(xml, "<testcase "), 4);
+  EXPECT_EQ(Count(xml, "<testcase "), 5);  // with the root-cause test case
   EXPECT_NE(xml.find("name=\"slow-init\""), std::string::npos);
 }
 

@@ -15,6 +15,7 @@
 #include "ncclscope/model/job.h"
 #include "ncclscope/rules/finding.h"
 #include "ncclscope/rules/rule_options.h"
+#include "ncclscope/triage/root_cause.h"
 
 namespace ncclscope {
 
@@ -38,6 +39,7 @@ struct AnalysisResult {
   Job job;
   std::vector<Finding> findings;
   std::vector<InputProblem> problems;  ///< Unreadable/missing/damaged inputs (exit code 2).
+  RootCauseReport root_cause;          ///< Which rank failed first and why (docs/triage.md).
 };
 
 /// Runs the pipeline over files. Problems with single inputs are collected in

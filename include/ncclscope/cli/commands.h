@@ -27,6 +27,9 @@ int AnalyzeExitCode(const AnalyzeCommandOptions& opts, const AnalysisResult& res
                     std::ostream& err);
 int RunEvents(const EventsCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRanks(const RanksCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `ncclscope timeline`: every failure incident on one time axis, per attempt, with the root
+/// cause's first failure marked and each line's distance from it.
+int RunTimeline(const TimelineCommandOptions& opts, std::ostream& out, std::ostream& err);
 int RunRulesList(const RulesCommandOptions& opts, std::ostream& out, std::ostream& err);
 /// `explain TEXT|RULE`: exit 0 when every text was explained, 1 when one was not known.
 int RunExplain(const ExplainCommandOptions& opts, std::istream& in, std::ostream& out,

@@ -13,7 +13,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitFindings = 1,  ///< Findings at or above --fail-on.
   kExitUsage = 2,     ///< Usage error, or an input could not be read.
-  kExitNoNccl = 3,    ///< The input holds no NCCL debug lines at all.
+  kExitNoNccl = 3,    ///< No NCCL debug lines at all, and no failed job.
 };
 
 struct AnalyzeCommandOptions {
@@ -80,6 +80,12 @@ struct EventsCommandOptions {
 };
 
 struct RanksCommandOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  std::string output;
+};
+
+struct TimelineCommandOptions {
   std::vector<std::string> inputs;
   std::string format = "text";
   std::string output;

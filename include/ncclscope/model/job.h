@@ -17,21 +17,13 @@
 #include <vector>
 
 #include "ncclscope/base/flat_int_set.h"
+#include "ncclscope/model/evidence.h"
+#include "ncclscope/model/incident.h"
 #include "ncclscope/model/ring_orders.h"
 #include "ncclscope/model/transport_class.h"
 #include "ncclscope/parse/events.h"
 
 namespace ncclscope {
-
-/// One line that shows something: input index, 1-based line number, the line's text.
-struct Evidence {
-  uint32_t source = 0;
-  uint64_t line = 0;
-  std::string text;
-  /// Timestamp of the line as printed (kubectl --timestamps, NCCL `[timestamp]`, c10 `MMDD
-  /// HH:MM:SS.frac`); kept only for error records (warnings, trails, framework), else empty.
-  std::string time;
-};
 
 /// One input (a file, stdin, or one kubectl --prefix pod inside a stream).
 struct SourceInfo {
@@ -256,6 +248,7 @@ struct Job {
   std::vector<TorchRankState> torch_ranks;
   std::vector<FrameworkRecord> framework;      ///< Errors and notable framework lines (capped).
   std::vector<Evidence> unrecognized_samples;  ///< First few Unrecognized lines.
+  IncidentLog incidents;  ///< How processes ended, in order: the root-cause analysis reads it.
   std::set<std::string> nccl_versions;
   JobStats stats;
   bool topo_given = false;  ///< An nvidia-smi topo matrix was supplied (--topo).

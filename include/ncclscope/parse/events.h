@@ -332,6 +332,69 @@ struct FrameworkEvent {
   FrameworkKind kind = FrameworkKind::kNcclErrorDetail;
   int rank = -1;
   std::string_view detail;  // signal name, error class, ...
+  int64_t pid = -1;         // kProcessSignal: the process the launcher signals
+};
+
+// ---- Launchers, schedulers, the kernel, Python (docs/events.md "Process ends") ---------------
+
+/// Who reported a process's end.
+enum class ExitReporter : uint8_t {
+  kTorchrun,     // "failed (exitcode: -9) local_rank: 1 (pid: 631) of binary: ..."
+  kDeepSpeed,    // "[...] exits with return code = -9"
+  kMpirun,       // "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9"
+  kSlurm,        // "srun: error: node7: task 3: Killed" / "...: Exited with exit code 1"
+  kKubernetes,   // kubectl describe "Reason: OOMKilled", "Exit Code: 137"
+  kKernel,       // "Out of memory: Killed process 1234 (python)"
+  kPython,       // "Fatal Python error: Segmentation fault" (the dying process itself)
+  kRay,          // "(raylet) A worker died or was killed while executing a task by an unexpected
+                 // system error. ... Worker IP address: 172.19.24.110"
+};
+/// A process ended (or was killed), as a launcher, scheduler, the kernel or the process said.
+struct ProcessExit {
+  ExitReporter reporter = ExitReporter::kTorchrun;
+  int rank = -1;        ///< Global rank when the line names one (mpirun, Slurm task), else -1.
+  int local_rank = -1;  ///< torchrun/DeepSpeed local rank, else -1.
+  int64_t pid = -1;     ///< -1 when not printed (mpirun prints 0 in containers: kept as 0).
+  std::optional<int> exit_code;  ///< As printed: -9 (torchrun: killed by signal 9), 1, 137.
+  int signal = 0;                ///< Decoded signal number, 0 when none (a plain exit code).
+  std::string_view node;         ///< Node/host the reporter names, may be empty.
+  std::string_view reason;       ///< "Killed", "OOMKilled", "Segmentation fault", ...
+  std::string_view ranks;        ///< Slurm "tasks 0-3": the rank list as printed.
+  bool oom = false;              ///< The reporter says the memory limit killed it.
+};
+
+enum class LauncherKind : uint8_t {
+  kRestart,          // "Restarting workers", "[default] Worker group FAILED. 1/1 attempts left"
+  kFailuresHeader,   // torchelastic ChildFailedError table: "Failures:"
+  kRootCauseHeader,  // "Root Cause (first observed failure):"
+  kTableEntry,       // "[0]:" (value: the entry index)
+  kTableField,       // "  exitcode  : -9 (pid: 631)" (key, value); mpirun "  Process name: ..."
+  kJobCancelled,     // Slurm "*** JOB 12 ON node1 CANCELLED AT ... DUE TO TIME LIMIT ***"
+  kOomEvent,         // "slurmstepd: error: Detected 1 oom_kill event in StepId=..."
+  kMpiAbort,         // "Primary job  terminated normally, but 1 process returned"
+  kKillSent,         // DeepSpeed "Killing subprocess 1234" (value: the pid)
+};
+struct LauncherEvent {
+  LauncherKind kind = LauncherKind::kRestart;
+  std::string_view key;    ///< Table field name ("exitcode"), or empty.
+  std::string_view value;  ///< Field value, cancellation reason, error text, ...
+};
+
+enum class TracebackKind : uint8_t {
+  kStart,         // "Traceback (most recent call last):"
+  kFrame,         // '  File "train.py", line 49, in train_step'
+  kException,     // "ValueError: loss became NaN at step 3" after a traceback
+  kFatalSignal,   // "Fatal Python error: Segmentation fault" / "Aborted" / "Floating point exception"
+  kCppTerminate,  // "terminate called after throwing an instance of 'c10::DistBackendError'"
+};
+struct Traceback {
+  TracebackKind kind = TracebackKind::kStart;
+  std::string_view type;     ///< Exception type, fatal error text or C++ exception type.
+  std::string_view message;  ///< Exception message (may be empty).
+  std::string_view file;     ///< Frame file.
+  int line = -1;             ///< Frame line.
+  std::string_view function; ///< Frame function.
+  bool indented = false;     ///< Printed indented (inside a launcher's error table).
 };
 
 // ---- Catch-alls --------------------------------------------------------------------------------
@@ -355,7 +418,8 @@ using EventData =
                  GdrStatus, OfiEvent, CommInit, CommEnd, CommTopology, RingOrder, TreeTopology,
                  GraphRing, ChannelCounts, ConnectedAll, Connection, GraphPattern, GraphPaths,
                  P2pDisabled, Collective, CollAlgo, Warning, Notice, ErrorTrail, WatchdogTimeout,
-                 WorkProgress, FrameworkNcclError, FrameworkEvent, KnownNoise, Unrecognized>;
+                 WorkProgress, FrameworkNcclError, FrameworkEvent, ProcessExit, LauncherEvent,
+                 Traceback, KnownNoise, Unrecognized>;
 
 struct Event {
   EventContext ctx;

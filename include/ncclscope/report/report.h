@@ -10,6 +10,7 @@
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/rules/finding.h"
+#include "ncclscope/triage/root_cause.h"
 
 namespace ncclscope {
 
@@ -17,7 +18,12 @@ struct ReportInput {
   const Job& job;
   const std::vector<Finding>& findings;
   const std::vector<InputProblem>& problems;
+  /// The root cause when the caller computed it (Analyze does); writers compute it otherwise.
+  const RootCauseReport* root_cause = nullptr;
 };
+
+/// input.root_cause, or the root cause computed into *storage.
+const RootCauseReport& RootCauseOf(const ReportInput& input, RootCauseReport* storage);
 
 struct ReportOptions {
   bool color = false;         ///< ANSI colours (text format, TTY only unless --color always).

@@ -30,6 +30,9 @@ struct Finding {
   std::vector<std::string> comms;  ///< Communicator ids.
   std::vector<int> suspect_ranks;  ///< Triage: ranks most likely at fault (global ranks).
   std::vector<std::string> suspect_hosts;
+  /// Set when the finding is a consequence of the job's root cause ("rank 1 process-killed"):
+  /// reports list it as fallout after the cause (src/triage/fallout.cc).
+  std::string caused_by;
 };
 
 }  // namespace ncclscope

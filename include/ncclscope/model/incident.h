@@ -1,0 +1,104 @@
+// Incidents: the lines that tell how a job ended, kept in the order they were printed with a
+// normalised time, the process/rank they concern and the restart attempt they belong to. Built
+// by JobBuilder from every event (src/model/incident_recorder.cc); the root-cause analysis
+// (src/triage/) reads them. Bounded: a few per process and kind, see kMaxIncidents.
+#ifndef NCCLSCOPE_MODEL_INCIDENT_H_
+#define NCCLSCOPE_MODEL_INCIDENT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ncclscope/model/evidence.h"
+#include "ncclscope/model/log_time.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+enum class IncidentKind : uint8_t {
+  kExit,            ///< A process ended: launcher, scheduler, kernel, or its own fatal signal.
+  kSignalSent,      ///< The launcher signalled a process ("Sending process N closing signal").
+  kException,       ///< A Python exception (type, message, innermost frame).
+  kCppTerminate,    ///< "terminate called after throwing an instance of '...'".
+  kNcclWarn,        ///< An NCCL WARN line (or PyTorch's "Last error:" copy of one).
+  kNcclError,       ///< ProcessGroupNCCL "NCCL error in: ..." / async NCCL error.
+  kWatchdogTimeout, ///< "Watchdog caught collective operation timeout: WorkNCCL(...)".
+  kProgress,        ///< "last enqueued work: 4, last completed work: 3" of a rank.
+  kTeardown,        ///< "taking the entire process down", watchdog terminated, comm aborted.
+  kHeartbeat,       ///< Heartbeat monitor / watchdog stuck.
+  kInitTimeout,     ///< "NCCL timeout in communicator initialization".
+  kRestart,         ///< The launcher restarts the worker group.
+  kJobCancelled,    ///< Slurm cancelled the job (time limit, node failure, preemption).
+  kOomEvent,        ///< Slurm's cgroup saw an oom_kill.
+  kLauncherGaveUp,  ///< mpirun abort notice, torchelastic ChildFailedError.
+};
+
+struct Incident {
+  IncidentKind kind = IncidentKind::kExit;
+  int attempt = 0;      ///< Restart attempt (0 = first).
+  int rank = -1;        ///< Global rank when known.
+  int local_rank = -1;  ///< Launcher's local rank when printed.
+  int64_t pid = -1;     ///< The process's id when known (NCCL prefix, launcher line).
+  std::string host;     ///< Printing host (NCCL) or the node a launcher names.
+  // kExit
+  ExitReporter reporter = ExitReporter::kTorchrun;
+  std::optional<int> exit_code;
+  int signal = 0;
+  bool oom = false;
+  bool from_table = false;       ///< An entry of torchelastic's ChildFailedError table.
+  bool table_root_cause = false; ///< The table's "Root Cause (first observed failure)" entry.
+  // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason)
+  std::string type;     ///< Exception type, signal name, warning location.
+  std::string message;  ///< Whole message (never cut).
+  std::string frame;    ///< Innermost frame: "train.py:49 in train_step".
+  // kWatchdogTimeout, kProgress
+  int pg = -1;
+  int64_t seq = -1, last_enqueued = -1, last_completed = -1;
+  int64_t numel = -1;  ///< WorkNCCL NumelIn of a timeout.
+  std::string op;
+  bool cascade = false;  ///< The text says a peer went away (remote exited, connection closed).
+  Evidence evidence;     ///< The line, with its timestamp as printed.
+  /// Normalised time key (LogTime::Key); nullopt when neither the line nor its neighbours in
+  /// the same input carry a timestamp.
+  std::optional<int64_t> time;
+  bool time_inherited = false;  ///< `time` was taken from an earlier line of the same input.
+  std::string time_text;        ///< Normalised display ("2026-11-23 09:26:08.661").
+  std::optional<LogTime> stamp;  ///< The line's own timestamp, parsed (no year: glog, c10).
+};
+
+/// A process of one attempt: an NCCL (host, pid), with the rank it held in its world
+/// communicator.
+struct ProcessInstance {
+  std::string host;
+  uint32_t pid = 0;
+  int attempt = 0;
+  int rank = -1;           ///< Rank in the largest top-level communicator it initialised.
+  int world = 0;           ///< That communicator's size.
+  std::string world_comm;  ///< Its commId ("0xeaa174d3949f004f"), empty when not printed.
+  Evidence first;          ///< First line of the process in this attempt.
+  Evidence world_init;     ///< Its Init START line of that communicator.
+};
+
+/// One restart attempt of the job.
+struct AttemptInfo {
+  int index = 0;
+  Evidence started_by;  ///< The restart marker or first line of the attempt.
+};
+
+struct IncidentLog {
+  std::vector<Incident> incidents;  ///< In input order per source; sorted by time on demand.
+  std::vector<ProcessInstance> instances;
+  std::vector<AttemptInfo> attempts;  ///< At least one when any event was seen.
+  uint64_t dropped = 0;               ///< Incidents not kept (caps).
+};
+
+/// Caps that keep the log bounded.
+inline constexpr size_t kMaxIncidents = 4000;
+inline constexpr size_t kMaxIncidentsPerProcessKind = 12;
+
+std::string_view IncidentKindName(IncidentKind kind);
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_MODEL_INCIDENT_H_

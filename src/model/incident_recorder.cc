@@ -1,0 +1,612 @@
+#include "incident_recorder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+#include <tuple>
+#include <variant>
+
+#include "ncclscope/base/signals.h"
+#include "ncclscope/model/timeline.h"
+
+namespace ncclscope {
+namespace {
+
+Evidence LineEvidence(const EventContext& ctx) {
+  Evidence e{ctx.source, ctx.line, std::string(ctx.text), {}};
+  std::string_view t =
+      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  e.time = std::string(t);
+  return e;
+}
+
+/// Rank of a line without NCCL's prefix: PyTorch's `[Rank N]`, `[rankN]:`, torchrun --tee
+/// `[defaultN]:`, mpirun `[1,N]`, srun `N: `.
+int LineRank(const EventContext& ctx, int event_rank) {
+  if (event_rank >= 0) return event_rank;
+  if (ctx.torch_rank >= 0) return ctx.torch_rank;
+  if (ctx.meta != nullptr && ctx.meta->launcher_rank >= 0) return ctx.meta->launcher_rank;
+  return -1;
+}
+
+/// The first event of a process starting up (not a late line of a known one).
+bool IsStartupEvent(const EventData& d) {
+  return std::holds_alternative<NcclVersion>(d) || std::holds_alternative<BootstrapInterface>(d) ||
+         std::holds_alternative<CudaDriverVersion>(d) || std::holds_alternative<EnvSetting>(d) ||
+         std::holds_alternative<PluginEvent>(d) || std::holds_alternative<CommInit>(d) ||
+         std::holds_alternative<CommConfig>(d);
+}
+
+/// Digits at s[*i] as a number (at most 15 digits, the rest skipped); false if none.
+bool ReadNumber(std::string_view s, size_t* i, int64_t* out) {
+  const size_t start = *i;
+  int64_t v = 0;
+  for (; *i < s.size() && s[*i] >= '0' && s[*i] <= '9'; ++*i) {
+    if (*i - start < 15) v = v * 10 + (s[*i] - '0');
+  }
+  if (*i == start) return false;
+  *out = v;
+  return true;
+}
+
+/// "1 (local_rank: 1)" → 1, 1; "-9 (pid: 631)" → -9, 631.
+void NumberAndParen(std::string_view v, std::string_view key, int64_t* number, int64_t* inner) {
+  size_t i = 0;
+  const bool neg = !v.empty() && v[0] == '-';
+  if (neg) ++i;
+  int64_t n = 0;
+  if (ReadNumber(v, &i, &n)) *number = neg ? -n : n;
+  const size_t k = v.find(key);
+  if (k == std::string_view::npos) return;
+  size_t j = k + key.size();
+  int64_t m = 0;
+  if (ReadNumber(v, &j, &m)) *inner = m;
+}
+
+std::string_view Trimmed(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+std::string CommIdText(uint64_t id) { return fmt::format("{:#018x}", id); }
+
+bool StartsWithText(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+std::string FrameText(const ncclscope::Traceback& t) {
+  std::string_view file = t.file;
+  const size_t slash = file.rfind('/');
+  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  std::string s = std::string(file) + ":" + std::to_string(t.line);
+  if (!t.function.empty()) s += " in " + std::string(t.function);
+  return s;
+}
+
+}  // namespace
+
+IncidentRecorder::SourceState& IncidentRecorder::Source(uint32_t source) {
+  if (source >= sources_.size()) sources_.resize(source + 1);
+  return sources_[source];
+}
+
+void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
+  std::string_view t =
+      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  if (t.empty()) return;
+  std::optional<LogTime> lt = ParseLogTime(t);
+  if (!lt) return;
+  if (lt->has_date()) {
+    src->last_date = *lt;
+    src->last_key = lt->Key();
+  } else if (src->last_date) {
+    src->last_key = KeyWithDate(*lt, *src->last_date);
+  }
+}
+
+int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job) {
+  const EventContext& ctx = event.ctx;
+  const bool banner = std::holds_alternative<NcclVersion>(event.data);
+  if (!banner && last_instance_ >= 0 && last_pid_ == ctx.pid && last_host_ == ctx.host) {
+    return last_instance_;
+  }
+  InstanceKey key{std::string(ctx.host), ctx.pid};
+  auto it = instance_of_.find(key);
+  // A known (host, pid) printing its version banner again is a new process that got the same
+  // pid (containers restart with the same pids).
+  const bool reborn = it != instance_of_.end() && banner && banner_seen_.count(key) > 0;
+  if (banner) banner_seen_.insert(key);
+  if (it != instance_of_.end() && !reborn) return Remember(key, it->second);
+  if (src->failed_seen && src->any_process && IsStartupEvent(event.data)) {
+    ++src->attempt;
+    src->failed_seen = false;
+    src->attempt_info = AttemptInfo{src->attempt, LineEvidence(ctx)};
+    if (static_cast<int>(attempts_.size()) <= src->attempt) attempts_.push_back(src->attempt_info);
+  }
+  src->any_process = true;
+  ProcessInstance inst;
+  inst.host = key.host;
+  inst.pid = key.pid;
+  inst.attempt = src->attempt;
+  inst.first = LineEvidence(ctx);
+  job->incidents.instances.push_back(std::move(inst));
+  const int idx = static_cast<int>(job->incidents.instances.size()) - 1;
+  instance_of_[key] = idx;
+  return Remember(key, idx);
+}
+
+int IncidentRecorder::Remember(const InstanceKey& key, int instance) {
+  last_host_ = key.host;
+  last_pid_ = key.pid;
+  last_instance_ = instance;
+  return instance;
+}
+
+Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
+                                 const SourceState& src, Job* job) {
+  IncidentLog& log = job->incidents;
+  const auto cap_key = std::make_tuple(incident.attempt, incident.pid >= 0 ? incident.pid : -2,
+                                       incident.rank, static_cast<int>(incident.kind));
+  size_t& n = per_kind_[cap_key];
+  if (log.incidents.size() >= kMaxIncidents || n >= kMaxIncidentsPerProcessKind) {
+    ++log.dropped;
+    return nullptr;
+  }
+  ++n;
+  incident.evidence = LineEvidence(ctx);
+  std::string_view own =
+      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  std::optional<LogTime> lt = own.empty() ? std::nullopt : ParseLogTime(own);
+  if (lt && (lt->has_date() || src.last_date)) {
+    incident.time = lt->has_date() ? lt->Key() : KeyWithDate(*lt, *src.last_date);
+    LogTime shown = *lt;
+    if (!lt->has_date()) {
+      shown.year = src.last_date->year;
+      shown.month = src.last_date->month;
+      shown.day = src.last_date->day;
+    }
+    incident.stamp = shown;
+  } else if (src.last_key) {
+    incident.time = src.last_key;
+    incident.time_inherited = true;
+  }
+  log.incidents.push_back(std::move(incident));
+  return &log.incidents.back();
+}
+
+void IncidentRecorder::Add(const Event& event, Job* job) {
+  const EventData& d = event.data;
+  // The hot lines (connections, COLL lines, noise) neither start a process nor end one.
+  if (std::holds_alternative<Connection>(d) || std::holds_alternative<Collective>(d) ||
+      std::holds_alternative<CollAlgo>(d) || std::holds_alternative<KnownNoise>(d) ||
+      std::holds_alternative<GraphPaths>(d)) {
+    return;
+  }
+  const EventContext& ctx = event.ctx;
+  SourceState& src = Source(ctx.source);
+  TrackTime(ctx, &src);
+  if (attempts_.empty()) attempts_.push_back(AttemptInfo{0, LineEvidence(ctx)});
+  int inst = -1;
+  if (!ctx.host.empty()) inst = InstanceOf(event, &src, job);
+  Incident base;
+  base.attempt = inst >= 0 ? job->incidents.instances[inst].attempt : src.attempt;
+  if (inst >= 0) {
+    const ProcessInstance& pi = job->incidents.instances[inst];
+    base.host = pi.host;
+    base.pid = pi.pid;
+    base.rank = pi.rank;
+  }
+  // Any other event ends a torchelastic table (its lines are consecutive).
+  const bool table_line = std::holds_alternative<LauncherEvent>(d) ||
+                          (std::holds_alternative<ncclscope::Traceback>(d) && src.table_traceback);
+  if (!table_line) {
+    src.table = Table::kNone;
+    src.table_traceback = false;
+  }
+  if (const auto* ci = std::get_if<CommInit>(&d)) {
+    if (inst >= 0 && ci->phase == InitPhase::kStart && ci->parent.empty() && ci->rank >= 0) {
+      ProcessInstance& pi = job->incidents.instances[inst];
+      if (ci->nranks > pi.world) {
+        pi.world = ci->nranks;
+        pi.rank = ci->rank;
+        pi.world_comm = ci->comm_id ? CommIdText(*ci->comm_id) : std::string();
+        pi.world_init = LineEvidence(ctx);
+      }
+    }
+    return;
+  }
+  if (const auto* w = std::get_if<Warning>(&d)) {
+    if (ctx.level == Level::kTorch) {
+      // PyTorch's "Last error:" copy of a WARN printed before: not a second incident.
+      for (const Incident& prev : job->incidents.incidents) {
+        if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == base.attempt &&
+            Trimmed(prev.message) == Trimmed(w->message)) {
+          return;
+        }
+      }
+    }
+    Incident i = base;
+    i.kind = IncidentKind::kNcclWarn;
+    i.type = std::string(ctx.location);
+    i.message = std::string(w->message);
+    i.cascade = IsCascadeMessage(w->message);
+    if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* pe = std::get_if<PluginEvent>(&d);
+      pe != nullptr && pe->action == PluginAction::kAllFailed && ctx.level == Level::kWarn) {
+    // "NCCL WARN Failed to initialize any NET plugin": fatal to the init that printed it.
+    Incident i = base;
+    i.kind = IncidentKind::kNcclWarn;
+    i.type = std::string(ctx.location);
+    i.message = std::string(Trimmed(ctx.body));
+    if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* e = std::get_if<FrameworkNcclError>(&d)) {
+    Incident i = base;
+    i.kind = IncidentKind::kNcclError;
+    i.rank = LineRank(ctx, -1);
+    i.type = std::string(e->exception);
+    i.message = std::string(e->reason);
+    i.cascade = IsCascadeMessage(e->reason);
+    auto tb = src.tracebacks.find(i.rank);
+    if (!e->exception.empty() && tb != src.tracebacks.end() && tb->second.started) {
+      i.frame = tb->second.frame;
+      src.tracebacks.erase(tb);
+    }
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
+    Incident i = base;
+    i.kind = IncidentKind::kWatchdogTimeout;
+    i.rank = LineRank(ctx, w->rank);
+    i.seq = w->seq;
+    i.numel = w->numel_in;
+    i.op = std::string(w->op_type);
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* p = std::get_if<WorkProgress>(&d)) {
+    Incident i = base;
+    i.kind = IncidentKind::kProgress;
+    i.rank = LineRank(ctx, p->rank);
+    i.pg = p->pg_id;
+    i.seq = p->failed_seq;
+    i.last_enqueued = p->last_enqueued;
+    i.last_completed = p->last_completed;
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* f = std::get_if<FrameworkEvent>(&d)) {
+    Incident i = base;
+    i.rank = LineRank(ctx, f->rank);
+    i.message = std::string(f->detail);
+    switch (f->kind) {
+      case FrameworkKind::kProcessSignal:
+        i.kind = IncidentKind::kSignalSent;
+        i.pid = f->pid;
+        i.signal = SignalFromText(f->detail);
+        i.rank = f->pid >= 0 ? -1 : i.rank;
+        src.failed_seen = true;
+        break;
+      case FrameworkKind::kChildFailed:
+        i.kind = IncidentKind::kLauncherGaveUp;
+        src.failed_seen = true;
+        break;
+      case FrameworkKind::kTakingDown:
+      case FrameworkKind::kWatchdogTerminated:
+      case FrameworkKind::kCommAborted:
+        i.kind = IncidentKind::kTeardown;
+        i.message = std::string(ctx.body);
+        break;
+      case FrameworkKind::kHeartbeatTimeout:
+        i.kind = IncidentKind::kHeartbeat;
+        i.message = std::string(ctx.body);
+        break;
+      case FrameworkKind::kInitTimeout:
+        i.kind = IncidentKind::kInitTimeout;
+        i.message = std::string(ctx.body);
+        break;
+      default:
+        return;
+    }
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* x = std::get_if<ProcessExit>(&d)) {
+    // Kubernetes prints Reason and Exit Code on neighbouring lines: one exit.
+    if (x->reporter == ExitReporter::kKubernetes && src.pending_exit >= 0 &&
+        ctx.line <= src.pending_line + 3) {
+      Incident& prev = job->incidents.incidents[src.pending_exit];
+      if (x->exit_code) prev.exit_code = x->exit_code;
+      if (x->signal > 0 && prev.signal == 0) prev.signal = x->signal;
+      if (!x->reason.empty()) prev.message = std::string(x->reason);
+      prev.oom = prev.oom || x->oom;
+      src.pending_exit = -1;
+      return;
+    }
+    Incident i = base;
+    i.kind = IncidentKind::kExit;
+    i.reporter = x->reporter;
+    i.rank = x->rank >= 0 ? x->rank : LineRank(ctx, -1);
+    if (x->reporter != ExitReporter::kPython) i.rank = x->rank;
+    i.local_rank = x->local_rank;
+    i.pid = x->pid;
+    i.exit_code = x->exit_code;
+    i.signal = x->signal;
+    i.oom = x->oom;
+    i.host = std::string(x->node);
+    i.message = std::string(x->reason);
+    if (!x->ranks.empty() && x->rank < 0) i.type = "tasks " + std::string(x->ranks);
+    if (x->reporter != ExitReporter::kPython && x->reporter != ExitReporter::kKernel) {
+      src.failed_seen = true;
+    }
+    Incident* pushed = Push(std::move(i), ctx, src, job);
+    if (pushed != nullptr && x->reporter == ExitReporter::kKubernetes) {
+      src.pending_exit = static_cast<int>(job->incidents.incidents.size()) - 1;
+      src.pending_line = ctx.line;
+    }
+    return;
+  }
+  if (const auto* l = std::get_if<LauncherEvent>(&d)) {
+    Incident i = base;
+    i.rank = -1;
+    switch (l->kind) {
+      case LauncherKind::kRestart:
+        i.kind = IncidentKind::kRestart;
+        i.message = std::string(l->value);
+        src.failed_seen = true;
+        Push(std::move(i), ctx, src, job);
+        return;
+      case LauncherKind::kFailuresHeader:
+        src.table = Table::kFailures;
+        src.failed_seen = true;
+        return;
+      case LauncherKind::kRootCauseHeader:
+        src.table = Table::kRootCause;
+        src.failed_seen = true;
+        return;
+      case LauncherKind::kTableEntry: {
+        if (src.table == Table::kNone) return;
+        src.table_traceback = false;
+        i.kind = IncidentKind::kExit;
+        i.reporter = ExitReporter::kTorchrun;
+        i.from_table = true;
+        i.table_root_cause = src.table == Table::kRootCause;
+        src.table_entry = Push(std::move(i), ctx, src, job) != nullptr
+                              ? static_cast<int>(job->incidents.incidents.size()) - 1
+                              : -1;
+        return;
+      }
+      case LauncherKind::kTableField: {
+        if (l->key == "mpi-process") {
+          // "[[41097,1],3]": the rank is the last number.
+          std::string_view v = l->value;
+          const size_t comma = v.rfind(',');
+          i.kind = IncidentKind::kExit;
+          i.reporter = ExitReporter::kMpirun;
+          if (comma != std::string_view::npos) {
+            size_t k = comma + 1;
+            int64_t r = -1;
+            if (ReadNumber(v, &k, &r) && r < (int64_t{1} << 30)) i.rank = static_cast<int>(r);
+          }
+          Incident* p = Push(std::move(i), ctx, src, job);
+          src.pending_exit = p ? static_cast<int>(job->incidents.incidents.size()) - 1 : -1;
+          src.pending_line = ctx.line;
+          src.failed_seen = true;
+          return;
+        }
+        if (l->key == "mpi-exit-code") {
+          if (src.pending_exit >= 0 && ctx.line <= src.pending_line + 2) {
+            int64_t code = 0, unused = -1;
+            NumberAndParen(l->value, "()", &code, &unused);
+            if (code < (int64_t{1} << 30)) {
+              job->incidents.incidents[src.pending_exit].exit_code = static_cast<int>(code);
+            }
+          }
+          src.pending_exit = -1;
+          return;
+        }
+        // An excerpt of the table without its headers: the fields alone make the entries.
+        if (l->key == "time" &&
+            (src.table_entry < 0 || src.table == Table::kNone ||
+             job->incidents.incidents[src.table_entry].stamp)) {
+          if (src.table == Table::kNone) src.table = Table::kFailures;
+          i.kind = IncidentKind::kExit;
+          i.reporter = ExitReporter::kTorchrun;
+          i.from_table = true;
+          src.table_entry = Push(std::move(i), ctx, src, job) != nullptr
+                                ? static_cast<int>(job->incidents.incidents.size()) - 1
+                                : -1;
+          src.failed_seen = true;
+        }
+        if (src.table == Table::kNone || src.table_entry < 0) return;
+        Incident& e = job->incidents.incidents[src.table_entry];
+        src.table_traceback = false;
+        if (l->key == "time") {
+          if (std::optional<LogTime> t = ParseLogTime(l->value); t && t->has_date()) {
+            // Whole seconds, written when the launcher gave up: never earlier than the lines
+            // that name the same failure, so the end of that second.
+            e.time = t->Key() + 999999999;
+            e.time_inherited = false;
+            e.stamp = *t;
+          }
+        } else if (l->key == "host") {
+          e.host = std::string(l->value);
+        } else if (l->key == "rank") {
+          int64_t r = -1, lr = -1;
+          NumberAndParen(l->value, "local_rank: ", &r, &lr);
+          if (r < (int64_t{1} << 30)) e.rank = static_cast<int>(r);
+          if (lr < (int64_t{1} << 30)) e.local_rank = static_cast<int>(lr);
+        } else if (l->key == "exitcode") {
+          int64_t code = 0, pid = -1;
+          NumberAndParen(l->value, "pid: ", &code, &pid);
+          if (code > -(int64_t{1} << 30) && code < (int64_t{1} << 30)) {
+            e.exit_code = static_cast<int>(code);
+            e.signal = SignalFromExitCode(*e.exit_code).value_or(0);
+          }
+          e.pid = pid;
+          e.evidence = LineEvidence(ctx);
+        } else if (l->key == "traceback") {
+          if (StartsWithText(l->value, "Traceback")) {
+            src.table_traceback = true;
+          } else if (!StartsWithText(l->value, "To enable traceback")) {
+            e.message = std::string(l->value);  // "Signal 9 (SIGKILL) received by PID 631"
+            e.evidence = LineEvidence(ctx);
+          }
+        }
+        return;
+      }
+      case LauncherKind::kJobCancelled:
+        i.kind = IncidentKind::kJobCancelled;
+        i.message = std::string(l->value);
+        src.failed_seen = true;
+        break;
+      case LauncherKind::kOomEvent:
+        i.kind = IncidentKind::kOomEvent;
+        i.message = std::string(l->value);
+        i.oom = true;
+        break;
+      case LauncherKind::kMpiAbort:
+        i.kind = IncidentKind::kLauncherGaveUp;
+        i.message = std::string(l->value);
+        src.failed_seen = true;
+        break;
+      case LauncherKind::kKillSent:
+        i.kind = IncidentKind::kSignalSent;
+        {
+          size_t k = 0;
+          int64_t pid = -1;
+          if (ReadNumber(l->value, &k, &pid)) i.pid = pid;
+        }
+        i.signal = 9;
+        src.failed_seen = true;
+        break;
+    }
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
+  if (const auto* t = std::get_if<ncclscope::Traceback>(&d)) {
+    const int rank = LineRank(ctx, -1);
+    if (src.table_traceback && src.table_entry >= 0 && rank < 0) {
+      Incident& e = job->incidents.incidents[src.table_entry];
+      if (t->kind == TracebackKind::kFrame) {
+        e.frame = FrameText(*t);
+      } else if (t->kind == TracebackKind::kException) {
+        e.type = std::string(t->type);
+        e.message = std::string(t->message);
+        e.evidence = LineEvidence(ctx);
+      }
+      return;
+    }
+    Traceback& tb = src.tracebacks[rank];
+    switch (t->kind) {
+      case TracebackKind::kStart:
+        tb = Traceback{true, {}};
+        return;
+      case TracebackKind::kFrame:
+        if (tb.started) tb.frame = FrameText(*t);
+        return;
+      case TracebackKind::kException: {
+        Incident i = base;
+        i.kind = IncidentKind::kException;
+        i.rank = rank;
+        i.type = std::string(t->type);
+        i.message = std::string(t->message);
+        if (tb.started) i.frame = tb.frame;
+        src.tracebacks.erase(rank);
+        // The launcher's own traceback ends in ChildFailedError (a framework event): an
+        // exception here is a worker's (or a lone script's).
+        Push(std::move(i), ctx, src, job);
+        return;
+      }
+      case TracebackKind::kFatalSignal: {
+        Incident i = base;
+        i.kind = IncidentKind::kExit;
+        i.reporter = ExitReporter::kPython;
+        i.rank = rank;
+        i.signal = SignalFromText(t->type);
+        i.message = "Fatal Python error: " + std::string(t->type);
+        Push(std::move(i), ctx, src, job);
+        return;
+      }
+      case TracebackKind::kCppTerminate: {
+        Incident i = base;
+        i.kind = IncidentKind::kCppTerminate;
+        i.rank = rank;
+        i.type = std::string(t->type);
+        Push(std::move(i), ctx, src, job);
+        return;
+      }
+    }
+  }
+}
+
+void IncidentRecorder::Finish(Job* job) const {
+  IncidentLog& log = job->incidents;
+  // Year-less stamps (glog, c10, syslog) take the year of a dated stamp of the same input.
+  std::map<uint32_t, int> year_of;
+  for (const Incident& i : log.incidents) {
+    if (i.stamp && i.stamp->year > 0) year_of.emplace(i.evidence.source, i.stamp->year);
+  }
+  for (Incident& i : log.incidents) {
+    if (!i.stamp) continue;
+    LogTime t = *i.stamp;
+    auto y = year_of.find(i.evidence.source);
+    if (t.year == 0 && y != year_of.end()) t.year = y->second;
+    i.time_text = t.Format();
+  }
+  log.attempts = attempts_;
+  if (log.attempts.empty() && !log.incidents.empty()) log.attempts.push_back(AttemptInfo{});
+  // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
+  for (Incident& i : log.incidents) {
+    const ProcessInstance* by_pid = nullptr;
+    const ProcessInstance* by_rank = nullptr;
+    for (const ProcessInstance& p : log.instances) {
+      if (p.attempt != i.attempt) continue;
+      if (i.pid > 0 && p.pid == static_cast<uint64_t>(i.pid) &&
+          (i.host.empty() || i.host == p.host || i.reporter == ExitReporter::kTorchrun)) {
+        by_pid = &p;
+      }
+      if (i.rank >= 0 && p.rank == i.rank) by_rank = &p;
+    }
+    if (by_pid != nullptr) {
+      if (i.rank < 0) i.rank = by_pid->rank;
+      if (i.kind != IncidentKind::kExit || i.reporter != ExitReporter::kMpirun) {
+        i.host = by_pid->host;
+      }
+    } else if (by_rank != nullptr && i.pid <= 0) {
+      i.pid = by_rank->pid;
+      if (i.host.empty()) i.host = by_rank->host;
+    }
+    if (i.rank < 0 && i.local_rank >= 0) {
+      // One node (every process on one host), or no NCCL process in the input to say
+      // otherwise: the local rank stands for the global rank.
+      bool one_host = true;
+      for (const ProcessInstance& p : log.instances) one_host = one_host && p.host == log.instances[0].host;
+      if (one_host) i.rank = i.local_rank;
+    }
+  }
+  // Times: lines before the first timestamp of their input take the next one's.
+  for (size_t k = log.incidents.size(); k-- > 0;) {
+    Incident& i = log.incidents[k];
+    if (i.time) continue;
+    for (size_t n = k + 1; n < log.incidents.size(); ++n) {
+      const Incident& next = log.incidents[n];
+      if (next.evidence.source != i.evidence.source) continue;
+      if (next.time) {
+        i.time = next.time;
+        i.time_inherited = true;
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace ncclscope

@@ -1,0 +1,76 @@
+// IncidentRecorder: folds the events that tell how processes ended into Job::incidents, with
+// normalised times, ranks and restart attempts. Part of JobBuilder's state (builder_state.h);
+// sees every event once, in input order per source.
+#ifndef NCCLSCOPE_SRC_MODEL_INCIDENT_RECORDER_H_
+#define NCCLSCOPE_SRC_MODEL_INCIDENT_RECORDER_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ncclscope/model/incident.h"
+#include "ncclscope/model/job.h"
+#include "ncclscope/model/log_time.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+class IncidentRecorder {
+ public:
+  /// Folds one event (every event of the job comes through here).
+  void Add(const Event& event, Job* job);
+  /// Resolves ranks and pids between incidents and processes, back-fills times, fills the
+  /// attempt list. Call once, after the last Add (on a copy for snapshots).
+  void Finish(Job* job) const;
+
+ private:
+  enum class Table : uint8_t { kNone, kFailures, kRootCause };
+  struct Traceback {
+    bool started = false;
+    std::string frame;
+  };
+  struct SourceState {
+    int attempt = 0;
+    bool failed_seen = false;  ///< A launcher reported a failure since the attempt began.
+    bool any_process = false;
+    std::optional<int64_t> last_key;
+    std::optional<LogTime> last_date;
+    Table table = Table::kNone;
+    int table_entry = -1;         ///< Index into incidents of the current table entry.
+    bool table_traceback = false; ///< The entry's traceback field is being printed.
+    std::map<int, Traceback> tracebacks;  ///< By rank (-1: lines without one).
+    int pending_exit = -1;        ///< Kubernetes/mpirun exit being assembled.
+    uint64_t pending_line = 0;
+    AttemptInfo attempt_info;
+  };
+  struct InstanceKey {
+    std::string host;
+    uint32_t pid = 0;
+    bool operator<(const InstanceKey& o) const {
+      return pid != o.pid ? pid < o.pid : host < o.host;
+    }
+  };
+
+  SourceState& Source(uint32_t source);
+  int InstanceOf(const Event& event, SourceState* src, Job* job);
+  void TrackTime(const EventContext& ctx, SourceState* src);
+  int Remember(const InstanceKey& key, int instance);
+  Incident* Push(Incident incident, const EventContext& ctx, const SourceState& src, Job* job);
+
+  std::vector<SourceState> sources_;
+  std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).
+  std::set<InstanceKey> banner_seen_;            ///< Printed the NCCL version banner.
+  std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.
+  std::vector<AttemptInfo> attempts_;
+  std::string last_host_;  ///< InstanceOf's one-entry cache.
+  uint32_t last_pid_ = 0;
+  int last_instance_ = -1;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_SRC_MODEL_INCIDENT_RECORDER_H_

@@ -1,0 +1,45 @@
+// `kubectl describe pod` container state, given as input beside the logs:
+//       State:          Terminated
+//         Reason:       OOMKilled
+//         Exit Code:    137
+#include <string_view>
+
+#include "ncclscope/base/signals.h"
+
+#include "process_end_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+
+bool ParseKubernetes(std::string_view line, EventData* data) {
+  if (line.empty() || line.front() != ' ') return false;
+  std::string_view t = Trim(line);
+  if (StartsWith(t, "Reason:")) {
+    std::string_view reason = Trim(t.substr(7));
+    // Terminated containers: OOMKilled, Error, ContainerCannotRun, DeadlineExceeded, Evicted.
+    if (reason != "OOMKilled" && reason != "Error" && reason != "Evicted" &&
+        reason != "DeadlineExceeded" && reason != "ContainerCannotRun") {
+      return false;
+    }
+    ProcessExit e;
+    e.reporter = ExitReporter::kKubernetes;
+    e.reason = reason;
+    e.oom = reason == "OOMKilled";
+    if (e.oom) e.signal = 9;
+    *data = e;
+    return true;
+  }
+  if (StartsWith(t, "Exit Code:")) {
+    int code = 0;
+    if (!ParseWhole(Trim(t.substr(10)), &code)) return false;
+    ProcessExit e;
+    e.reporter = ExitReporter::kKubernetes;
+    e.exit_code = code;
+    e.signal = SignalFromExitCode(code).value_or(0);
+    *data = e;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ncclscope::parse_internal

@@ -1,0 +1,110 @@
+// FindLateStart: at init every rank waits in NCCL's bootstrap until the last one arrives, so the
+// late rank is the one that waited least while the others waited long. A rank of the world that
+// never started init while the others are stuck in it is the missing one.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "ncclscope/model/rank_ranges.h"
+#include "triage_internal.h"
+
+namespace ncclscope::triage_internal {
+namespace {
+
+/// A wait that makes init slow enough to matter, in seconds.
+constexpr double kLateSeconds = 5.0;
+
+struct Wait {
+  int rank = -1;
+  double seconds = 0;
+  const Process* process = nullptr;
+  Evidence evidence;
+};
+
+}  // namespace
+
+std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed) {
+  const Job& job = *view.job;
+  // The attempt's world communicator: the largest top-level one its processes joined.
+  const Communicator* world = nullptr;
+  for (const Communicator& c : job.comms) {
+    if (!c.parent_id.empty()) continue;
+    bool ours = false;
+    for (const ProcessInstance* p : view.processes) ours = ours || p->world_comm == c.id;
+    if (ours && (world == nullptr || c.nranks > world->nranks)) world = &c;
+  }
+  if (world == nullptr) return std::nullopt;
+  std::vector<Wait> waits;
+  std::vector<int> stuck, absent;
+  for (const auto& [r, cr] : world->ranks) {
+    if (cr.started && !cr.completed) stuck.push_back(r);
+    if (cr.process < 0) continue;
+    const Process& p = job.processes[cr.process];
+    Wait w;
+    w.rank = r;
+    w.process = &p;
+    if (cr.init_timings && cr.init_timings->bootstrap >= 0) {
+      w.seconds = cr.init_timings->bootstrap;
+      w.evidence = p.bootstrap_timings ? p.bootstrap_timings_evidence : cr.complete_evidence;
+    } else if (p.bootstrap_timings) {
+      w.seconds = p.bootstrap_timings->total;
+      w.evidence = p.bootstrap_timings_evidence;
+    } else {
+      continue;
+    }
+    waits.push_back(w);
+  }
+  for (int r = 0; r < world->nranks && world->ranks.size() < static_cast<size_t>(world->nranks);
+       ++r) {
+    if (!world->ranks.count(r)) absent.push_back(r);
+  }
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.cls = CauseClass::kLateStart;
+  rc.job_failed = job_failed;
+  if (!stuck.empty() && !absent.empty()) {
+    for (int r : absent) rc.culprits.push_back(Culprit{r, {}, -1});
+    rc.confidence = Confidence::kMedium;
+    rc.what = "never reached init";
+    rc.reasoning = fmt::format(
+        "rank(s) {} of communicator {} ({} ranks) never printed Init START while rank(s) {} "
+        "waited in init: they were late, not scheduled, or died before NCCL started (or their "
+        "logs are not in the input)",
+        RankRanges(absent), world->id, world->nranks, RankRanges(stuck));
+    for (int r : stuck) {
+      const CommRank& cr = world->ranks.at(r);
+      if (rc.evidence.size() < 3) rc.evidence.push_back(cr.start_evidence);
+    }
+    return rc;
+  }
+  if (waits.size() < 2) return std::nullopt;
+  auto [lo, hi] = std::minmax_element(waits.begin(), waits.end(), [](const Wait& a, const Wait& b) {
+    return a.seconds < b.seconds;
+  });
+  const double gap = hi->seconds - lo->seconds;
+  if (gap < kLateSeconds) return std::nullopt;
+  std::vector<int> late, waited;
+  for (const Wait& w : waits) {
+    if (w.seconds <= lo->seconds + 1.0) {
+      late.push_back(w.rank);
+      rc.culprits.push_back(Culprit{w.rank, w.process->hostname, w.process->pid});
+      rc.evidence.push_back(w.evidence);
+    } else {
+      waited.push_back(w.rank);
+    }
+  }
+  for (const Wait& w : waits) {
+    if (w.rank == hi->rank) rc.evidence.push_back(w.evidence);
+  }
+  rc.confidence = waited.empty() ? Confidence::kLow : Confidence::kHigh;
+  rc.what = fmt::format("reached init about {:.1f} s after the other ranks", gap);
+  rc.reasoning = fmt::format(
+      "in NCCL's bootstrap rank(s) {} waited up to {:.1f} s (rank {}) while rank(s) {} waited "
+      "{:.2f} s: the rank that waits least arrived last, and the others waited for it{}",
+      RankRanges(waited), hi->seconds, hi->rank, RankRanges(late), lo->seconds,
+      job_failed ? "" : "; the job then ran normally");
+  return rc;
+}
+
+}  // namespace ncclscope::triage_internal

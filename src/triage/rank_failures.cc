@@ -1,0 +1,419 @@
+// CollectRankFailures: each rank's own end, from launcher/scheduler exits, Python exceptions,
+// fatal signals and uncaught C++ exceptions; which of them are fallout (the launcher's SIGTERM,
+// PyTorch taking a process down after a timeout or a peer's exit) and which are causes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string_view>
+
+#include "ncclscope/base/signals.h"
+#include "ncclscope/model/timeline.h"
+#include "triage_internal.h"
+
+namespace ncclscope::triage_internal {
+namespace {
+
+bool Contains(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
+}
+
+/// Class and description of an exception.
+CauseClass ClassOfException(const std::string& type, const std::string& message) {
+  if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
+    return CauseClass::kCudaOom;
+  }
+  if (Contains(message, "Detected mismatch between collectives")) {
+    return CauseClass::kCollectiveMismatch;
+  }
+  if (Contains(type, "DistStoreError") || Contains(message, "waiting for clients")) {
+    return CauseClass::kLateStart;
+  }
+  if (Contains(type, "DistBackendError") || Contains(type, "NCCL") ||
+      Contains(message, "NCCL error")) {
+    return ClassOfErrorText(message);
+  }
+  return CauseClass::kPythonException;
+}
+
+/// The first sentence or two of a long message (the whole one stays in the evidence).
+std::string Headline(const std::string& s) {
+  constexpr size_t kMax = 160;
+  if (s.size() <= kMax) return s;
+  const size_t dot = s.rfind(". ", kMax);
+  if (dot != std::string::npos && dot > 20) return s.substr(0, dot + 1);
+  return s.substr(0, kMax) + "...";
+}
+
+std::string Clip(const std::string& s, size_t n) {
+  return s.size() > n ? s.substr(0, n) + "..." : s;
+}
+
+/// Key of a failure: the rank, else the pid, else the incident itself.
+int64_t KeyOf(const Incident& i, size_t index) {
+  if (i.rank >= 0) return i.rank;
+  if (i.pid > 0) return -1000000 - i.pid;
+  return -2000000000LL - static_cast<int64_t>(index);
+}
+
+bool IsOwnFailureLine(const Incident& i) {
+  switch (i.kind) {
+    case IncidentKind::kExit:
+      return !(i.exit_code && *i.exit_code == 0 && i.signal == 0);
+    case IncidentKind::kException:
+    case IncidentKind::kCppTerminate:
+      return true;
+    case IncidentKind::kNcclError:
+      return !i.type.empty();  // raised in Python ("DistBackendError: NCCL error in: ...")
+    default:
+      return false;
+  }
+}
+
+/// The rank's own lines before `until` that make its death a consequence (a timeout, PyTorch
+/// taking it down, a peer-gone error) or a cause of its own (an NCCL error of its own).
+struct History {
+  const Incident* timeout = nullptr;
+  const Incident* teardown = nullptr;
+  const Incident* cascade = nullptr;
+  const Incident* own_error = nullptr;  ///< Non-cascade NCCL WARN/error of this rank.
+  const Incident* signalled = nullptr;  ///< The launcher signalled this process.
+};
+
+History HistoryOf(const AttemptView& view, const RankFailure& f) {
+  History h;
+  for (const Incident* i : view.incidents) {
+    const bool mine = (f.rank >= 0 && i->rank == f.rank) ||
+                      (f.pid > 0 && i->pid == f.pid && i->kind != IncidentKind::kExit);
+    if (i->kind == IncidentKind::kSignalSent && f.pid > 0 && i->pid == f.pid) {
+      if (h.signalled == nullptr) h.signalled = i;
+      continue;
+    }
+    if (!mine) continue;
+    switch (i->kind) {
+      case IncidentKind::kWatchdogTimeout:
+      case IncidentKind::kHeartbeat:
+      case IncidentKind::kInitTimeout:
+        if (h.timeout == nullptr) h.timeout = i;
+        break;
+      case IncidentKind::kTeardown:
+        if (h.teardown == nullptr) h.teardown = i;
+        break;
+      case IncidentKind::kNcclWarn:
+      case IncidentKind::kNcclError:
+        if (i->cascade || Contains(i->message, "communicator was aborted")) {
+          if (h.cascade == nullptr) h.cascade = i;
+        } else if (h.own_error == nullptr && i->kind == IncidentKind::kNcclWarn) {
+          h.own_error = i;
+        } else if (h.own_error == nullptr && i->type.empty()) {
+          h.own_error = i;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return h;
+}
+
+std::string SignalText(int signal) {
+  std::string_view name = SignalName(signal);
+  return name.empty() ? fmt::format("signal {}", signal)
+                      : fmt::format("{} (signal {})", name, signal);
+}
+
+/// An own NCCL error this long before the launcher's SIGTERM ended the process itself.
+constexpr int64_t kOwnErrorBeforeSignalNanos = int64_t{10} * 1000000000;
+/// A failure without rank or pid this close to a ranked one is one of the ranked ranks'.
+constexpr int64_t kRanklessNearNanos = int64_t{2} * 1000000000;
+
+/// Classifies a failure from its lines; fills cls, what, signal.
+void Classify(RankFailure* f) {
+  const Incident* exception = nullptr;
+  const Incident* nccl_exception = nullptr;
+  const Incident* terminate = nullptr;
+  const Incident* exit = nullptr;
+  for (const Incident* i : f->lines) {
+    if (i->kind == IncidentKind::kException && exception == nullptr) exception = i;
+    if (i->kind == IncidentKind::kNcclError && nccl_exception == nullptr) nccl_exception = i;
+    if (i->kind == IncidentKind::kCppTerminate && terminate == nullptr) terminate = i;
+    if (i->kind == IncidentKind::kExit) {
+      // The most telling exit: a real signal over SIGTERM, a signal over a plain code.
+      const int s = i->signal;
+      const int best = exit ? exit->signal : -1;
+      if (exit == nullptr || (s != 0 && (best == 0 || best == 15) && s != 15)) exit = i;
+      if (!exit->from_table && i->from_table && i->type.size() > 0 && exception == nullptr) {
+        exception = i;  // the table's copy of the error file
+      }
+      if (i->from_table && !i->type.empty() && exception == nullptr) exception = i;
+    }
+  }
+  f->signal = exit ? exit->signal : 0;
+  bool oom = false;
+  std::string oom_by;
+  for (const Incident* i : f->lines) {
+    if (i->kind == IncidentKind::kExit && i->oom) {
+      oom = true;
+      if (i->reporter == ExitReporter::kKernel) oom_by = "the kernel's OOM killer";
+      if (oom_by.empty()) oom_by = "the OOM killer";
+    }
+  }
+  if (exception != nullptr && !exception->type.empty()) {
+    f->cls = ClassOfException(exception->type, exception->message);
+    f->what = fmt::format("raised {}: {}", exception->type, Headline(exception->message));
+    if (!exception->frame.empty()) f->what += fmt::format(" (at {})", exception->frame);
+    return;
+  }
+  if (nccl_exception != nullptr) {
+    f->cls = ClassOfErrorText(nccl_exception->message);
+    f->what = fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
+                          Headline(nccl_exception->message));
+    return;
+  }
+  if (exit != nullptr && exit->signal > 0) {
+    const int s = exit->signal;
+    f->cls = s == 9 || s == 15 || s == 1 || s == 2 ? CauseClass::kProcessKilled
+                                                   : CauseClass::kCrashSignal;
+    f->what = fmt::format("{} {}", s == 9 || s == 15 ? "was killed by" : "died of", SignalText(s));
+    if (oom || Contains(exit->message, "OOM") || Contains(exit->message, "Out Of Memory")) {
+      f->what += fmt::format(": out of host memory ({})",
+                             oom_by.empty() ? std::string("the OOM killer") : oom_by);
+    } else if (!SignalMeaning(s).empty()) {
+      f->detail = std::string(SignalMeaning(s));
+    }
+    return;
+  }
+  if (terminate != nullptr) {
+    f->cls = CauseClass::kCrashSignal;
+    f->what = fmt::format("aborted by an uncaught C++ exception {}", terminate->type);
+    return;
+  }
+  if (exit != nullptr && exit->exit_code) {
+    f->cls = CauseClass::kPythonException;
+    f->what = fmt::format("exited with code {} (no traceback in the input)", *exit->exit_code);
+    if (exit->oom) {
+      f->cls = CauseClass::kProcessKilled;
+      f->what = fmt::format("exited with code {}: out of host memory (OOM)", *exit->exit_code);
+    }
+    return;
+  }
+  if (exit != nullptr && exit->oom) {
+    f->cls = CauseClass::kProcessKilled;
+    f->what = "was killed: out of host memory (OOMKilled)";
+    return;
+  }
+  if (exit != nullptr && exit->reporter == ExitReporter::kRay) {
+    f->cls = CauseClass::kProcessKilled;
+    f->what = "died or was killed (Ray: unexpected system error)";
+    f->detail = "Ray names the OOM killer's SIGKILL, `ray stop` or a crash as the usual causes";
+    return;
+  }
+  f->cls = CauseClass::kPythonException;
+  f->what = "ended with an error";
+}
+
+/// Marks `f` as fallout, or reclassifies it from its own earlier error.
+void JudgeFallout(const AttemptView& view, RankFailure* f) {
+  const History h = HistoryOf(view, *f);
+  const Incident* death = f->first;
+  auto before = [&](const Incident* i) {
+    return i != nullptr && (AttemptView::Before(i, death) || i == death);
+  };
+  // Its own NCCL error shortly before the launcher's SIGTERM (it was failing already, and
+  // exited after the signal reached it): the error is its end, not the signal.
+  const bool own_before_signal =
+      h.own_error != nullptr && h.signalled != nullptr &&
+      AttemptView::Before(h.own_error, h.signalled) && h.own_error->time && h.signalled->time &&
+      *h.signalled->time - *h.own_error->time <= kOwnErrorBeforeSignalNanos &&
+      (h.timeout == nullptr || AttemptView::Before(h.own_error, h.timeout)) &&
+      (h.cascade == nullptr || AttemptView::Before(h.own_error, h.cascade));
+  if (f->signal == 15 && h.signalled != nullptr && !own_before_signal) {
+    f->fallout = true;
+    f->fallout_what = "stopped by the launcher (SIGTERM)";
+    return;
+  }
+  const bool teardown_kind = f->signal == 6 || f->cls == CauseClass::kNcclError ||
+                             f->cls == CauseClass::kNetwork ||
+                             f->cls == CauseClass::kPythonException ||
+                             f->cls == CauseClass::kCrashSignal;
+  if (h.own_error != nullptr && before(h.own_error) &&
+      (h.timeout == nullptr || AttemptView::Before(h.own_error, h.timeout))) {
+    // Its own NCCL error came first: that error is what ended it.
+    const CauseClass c = ClassOfErrorText(h.own_error->message);
+    if (f->cls != CauseClass::kCudaOom && f->cls != CauseClass::kCollectiveMismatch) {
+      f->cls = c;
+      f->what = fmt::format("reported an NCCL error: {}", Headline(h.own_error->message));
+      f->lines.insert(f->lines.begin(), h.own_error);
+      f->first = h.own_error;
+      f->signal = 0;  // the error ended it; a signal that followed is not its cause
+    }
+    return;
+  }
+  if (teardown_kind && h.timeout != nullptr && before(h.timeout)) {
+    f->fallout = true;
+    f->fallout_what = fmt::format("taken down after its collective timed out ({})",
+                                  h.timeout->op.empty() ? std::string("watchdog")
+                                                        : fmt::format("SeqNum {} {}",
+                                                                      h.timeout->seq, h.timeout->op));
+    return;
+  }
+  if (teardown_kind && h.cascade != nullptr && before(h.cascade)) {
+    f->fallout = true;
+    f->fallout_what = fmt::format("lost its peer: {}", Clip(h.cascade->message, 100));
+    return;
+  }
+  if (teardown_kind && h.teardown != nullptr && before(h.teardown)) {
+    f->fallout = true;
+    f->fallout_what = "taken down by PyTorch after an NCCL error";
+    return;
+  }
+  if (f->cls == CauseClass::kNcclError || f->cls == CauseClass::kNetwork) {
+    // A raised NCCL error whose text says a peer went away.
+    for (const Incident* i : f->lines) {
+      if (i->kind == IncidentKind::kNcclError && i->cascade) {
+        f->fallout = true;
+        f->fallout_what = fmt::format("lost its peer: {}", Clip(i->message, 100));
+        return;
+      }
+    }
+  }
+}
+
+/// A traceback printed before PyTorch prefixes lines with `[rankN]:` (a failing
+/// init_process_group) names no rank; the launcher's exit lines do. Each rankless, pidless
+/// failure at the same moment as ranked ones that are not fallout belongs to one of them: a
+/// ranked failure that only knows its exit code takes the exception (in order), and the rankless
+/// one is dropped either way so that it is not reported as a second, unidentified culprit.
+void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
+  auto weak = [](const RankFailure& g) {
+    for (const Incident* i : g.lines) {
+      if (i->kind != IncidentKind::kExit) return false;
+    }
+    return g.cls == CauseClass::kPythonException;
+  };
+  std::vector<RankFailure> kept;
+  std::vector<bool> took(failures->size(), false);
+  for (size_t n = 0; n < failures->size(); ++n) {
+    RankFailure& f = (*failures)[n];
+    if (f.rank >= 0 || f.pid > 0 || f.fallout || f.first == nullptr) continue;
+    RankFailure* owner = nullptr;
+    RankFailure* near = nullptr;
+    for (size_t m = 0; m < failures->size(); ++m) {
+      RankFailure& g = (*failures)[m];
+      if (m == n || (g.rank < 0 && g.pid <= 0) || g.fallout || g.first == nullptr) continue;
+      if (!(f.first->time && g.first->time)) continue;
+      if (std::abs(*g.first->time - *f.first->time) > kRanklessNearNanos) continue;
+      if (near == nullptr) near = &g;
+      if (owner == nullptr && !took[m] && weak(g)) {
+        owner = &g;
+        took[m] = true;
+      }
+    }
+    if (owner != nullptr) {
+      owner->cls = f.cls;
+      owner->what = f.what;
+      owner->detail = f.detail;
+      owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
+      if (AttemptView::Before(f.first, owner->first)) owner->first = f.first;
+    }
+    if (owner != nullptr || near != nullptr) f.first = nullptr;  // absorbed
+  }
+  for (RankFailure& f : *failures) {
+    if (f.first != nullptr) kept.push_back(std::move(f));
+  }
+  *failures = std::move(kept);
+}
+
+}  // namespace
+
+std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
+  std::map<int64_t, RankFailure> by_key;
+  std::vector<int64_t> order;
+  for (size_t n = 0; n < view.incidents.size(); ++n) {
+    const Incident& i = *view.incidents[n];
+    if (!IsOwnFailureLine(i)) continue;
+    // A process that printed its own fatal signal without a rank: keep it apart only when no
+    // launcher line names its rank.
+    const int64_t key = KeyOf(i, n);
+    auto [it, fresh] = by_key.try_emplace(key);
+    RankFailure& f = it->second;
+    if (fresh) {
+      order.push_back(key);
+      f.rank = i.rank;
+      f.first = &i;
+    }
+    if (f.host.empty()) f.host = i.host;
+    if (f.pid <= 0 && i.pid > 0) f.pid = i.pid;
+    f.table_root_cause = f.table_root_cause || i.table_root_cause;
+    f.lines.push_back(&i);
+  }
+  std::vector<RankFailure> out;
+  for (int64_t key : order) {
+    RankFailure f = std::move(by_key[key]);
+    if (const ProcessInstance* p = view.ProcessOfRank(f.rank)) {
+      if (f.host.empty() || f.host == "localhost") f.host = p->host;
+      if (f.pid <= 0) f.pid = p->pid;
+    }
+    Classify(&f);
+    JudgeFallout(view, &f);
+    out.push_back(std::move(f));
+  }
+  // Rankless fatal signals ("Fatal Python error" without a prefix) merge into the ranked
+  // failure of the same signal when there is one (the launcher named the rank).
+  std::vector<RankFailure> merged;
+  for (RankFailure& f : out) {
+    if (f.rank < 0 && f.pid <= 0 && f.signal > 0) {
+      bool absorbed = false;
+      for (RankFailure& g : out) {
+        if (&g != &f && g.rank >= 0 && g.signal == f.signal) absorbed = true;
+      }
+      if (absorbed) continue;
+    }
+    merged.push_back(std::move(f));
+  }
+  AbsorbRanklessErrors(&merged);
+  std::stable_sort(merged.begin(), merged.end(), [](const RankFailure& a, const RankFailure& b) {
+    return AttemptView::Before(a.first, b.first);
+  });
+  return merged;
+}
+
+CauseClass ClassOfErrorText(std::string_view text) {
+  static constexpr std::string_view kOom[] = {"out of memory", "Failed to CUDA calloc",
+                                              "cudaErrorMemoryAllocation"};
+  for (std::string_view k : kOom) {
+    if (Contains(text, k)) return CauseClass::kCudaOom;
+  }
+  static constexpr std::string_view kNet[] = {
+      "Connection refused", "Connection closed", "Connection reset", "connect to",
+      "remote process exited", "network error", "NET/IB", "NET/Socket", "NET/OFI",
+      "completion with error", "Got completion", "socketPoll", "socketProgress",
+      "ibv_", "Bootstrap", "bootstrap", "No route to host", "timed out", "Timeout",
+      "Network is unreachable", "NET plugin", "socket", "Socket", "Net : "};
+  for (std::string_view k : kNet) {
+    if (Contains(text, k)) return CauseClass::kNetwork;
+  }
+  return CauseClass::kNcclError;
+}
+
+std::string RankText(int rank, const std::string& host, int64_t pid) {
+  std::string where;
+  if (!host.empty() && pid > 0) {
+    where = fmt::format("{} pid {}", host, pid);
+  } else if (!host.empty()) {
+    where = host;
+  } else if (pid > 0) {
+    where = fmt::format("pid {}", pid);
+  }
+  if (rank >= 0) return where.empty() ? fmt::format("rank {}", rank)
+                                      : fmt::format("rank {} ({})", rank, where);
+  return where.empty() ? std::string("an unidentified process") : where;
+}
+
+std::string ShortTime(const Incident& i) {
+  if (!i.time_text.empty()) return i.time_text;
+  return {};
+}
+
+}  // namespace ncclscope::triage_internal

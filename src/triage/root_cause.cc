@@ -1,0 +1,409 @@
+// AnalyzeRootCause: per restart attempt, the first failure and what followed from it.
+//
+// Order of the rules (docs/triage.md):
+//   1. A rank's own end (killed, crashed, exception, its own NCCL error) that is not fallout
+//      (the launcher's SIGTERM, PyTorch taking a process down after a timeout or a peer's exit)
+//      is a cause; the earliest wins, and ranks that failed the same way at once share it.
+//   2. Watchdog timeouts that came before any such end are compared across ranks.
+//   3. Else the first NCCL error that is not a peer-gone message; else the peer those name.
+//   4. Else a rank that reached init late (or never).
+//   5. Else, when a signal stopped a job whose communicators were up, a hang (timeout-unknown).
+#include "ncclscope/triage/root_cause.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "ncclscope/model/rank_ranges.h"
+#include "triage_internal.h"
+
+namespace ncclscope {
+
+std::string_view CauseClassName(CauseClass c) {
+  static constexpr std::string_view kNames[] = {
+      "none",          "process-killed", "crash-signal",        "python-exception",
+      "cuda-oom",      "nccl-error",     "network",             "collective-mismatch",
+      "late-start",    "stuck-rank",     "timeout-unknown"};
+  const size_t i = static_cast<size_t>(c);
+  return i < std::size(kNames) ? kNames[i] : std::string_view("none");
+}
+
+std::string_view ConfidenceName(Confidence c) {
+  switch (c) {
+    case Confidence::kLow:
+      return "low";
+    case Confidence::kMedium:
+      return "medium";
+    case Confidence::kHigh:
+      return "high";
+  }
+  return "low";
+}
+
+std::string CulpritText(const Culprit& c) {
+  if (c.rank < 0 && c.host.empty() && c.pid <= 0) return "an unidentified rank";
+  if (c.rank < 0 && !c.host.empty() && c.pid <= 0) return "the process on " + c.host;
+  return triage_internal::RankText(c.rank, c.host, c.pid);
+}
+
+namespace triage_internal {
+
+const ProcessInstance* AttemptView::ProcessOfRank(int rank) const {
+  if (rank < 0) return nullptr;
+  for (const ProcessInstance* p : processes) {
+    if (p->rank == rank) return p;
+  }
+  return nullptr;
+}
+
+bool AttemptView::Before(const Incident* a, const Incident* b) {
+  if (a->time && b->time && *a->time != *b->time) return *a->time < *b->time;
+  if (a->time && b->time) {
+    // Same time: a line with its own stamp is more exact than an inherited one.
+    if (a->evidence.source == b->evidence.source) return a->evidence.line < b->evidence.line;
+    return a->time_inherited < b->time_inherited;
+  }
+  return std::tie(a->evidence.source, a->evidence.line) <
+         std::tie(b->evidence.source, b->evidence.line);
+}
+
+}  // namespace triage_internal
+
+namespace {
+
+using triage_internal::AttemptView;
+using triage_internal::RankFailure;
+
+/// Two failures this close are "at once" (launchers notice deaths with a delay).
+constexpr int64_t kSameMomentNanos = int64_t{2} * 1000000000;
+/// A network error on another rank this long before a kill or crash is that death's echo.
+constexpr int64_t kEchoNanos = int64_t{60} * 1000000000;
+
+int64_t Gap(const Incident* a, const Incident* b) {
+  if (!(a->time && b->time)) return 0;
+  return *b->time - *a->time;
+}
+
+bool IsDeath(CauseClass c) {
+  return c == CauseClass::kProcessKilled || c == CauseClass::kCrashSignal;
+}
+
+std::string SignalFallout(const Incident& i) {
+  if (i.kind == IncidentKind::kExit) {
+    if (i.signal == 15) return "was stopped by the launcher (SIGTERM)";
+    if (i.signal > 0) return fmt::format("ended by signal {}", i.signal);
+    if (i.exit_code) return fmt::format("exited with code {}", *i.exit_code);
+  }
+  return {};
+}
+
+RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& failures,
+                      const RankFailure& head) {
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
+  rc.cls = head.cls;
+  rc.what = head.what;
+  rc.time = head.first->time;
+  rc.time_text = head.first->time_text;
+  rc.confidence = head.rank >= 0 ? Confidence::kHigh : Confidence::kMedium;
+  std::vector<int> together;
+  for (const RankFailure& f : failures) {
+    if (f.fallout || f.cls != head.cls || f.signal != head.signal) continue;
+    if (&f != &head && std::abs(Gap(head.first, f.first)) > kSameMomentNanos) continue;
+    rc.culprits.push_back(Culprit{f.rank, f.host, f.pid});
+    if (f.rank >= 0) together.push_back(f.rank);
+    for (const Incident* i : f.lines) {
+      rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+      if (rc.evidence.size() < 6) rc.evidence.push_back(i->evidence);
+    }
+  }
+  // The table's "first observed failure" leads when several failed at once.
+  auto table_root = [&](const Culprit& c) {
+    for (const RankFailure& f : failures) {
+      if (f.rank == c.rank && f.table_root_cause) return true;
+    }
+    return false;
+  };
+  std::stable_sort(rc.culprits.begin(), rc.culprits.end(),
+                   [&](const Culprit& a, const Culprit& b) { return table_root(a) && !table_root(b); });
+  // Peers that lost their connection before the launcher noticed the death date it better.
+  std::string noticed;
+  if (IsDeath(head.cls)) {
+    for (const Incident* i : view.incidents) {
+      if (!AttemptView::Before(i, head.first)) break;
+      const bool peer_gone = (i->kind == IncidentKind::kNcclWarn ||
+                              i->kind == IncidentKind::kNcclError) && i->cascade;
+      if (peer_gone && i->rank != head.rank && i->time && head.first->time &&
+          *head.first->time - *i->time <= kEchoNanos) {
+        noticed = fmt::format(" at about {}, when rank {} lost its connection to it (the launcher "
+                              "noticed the death at {})",
+                              i->time_text.empty() ? "an earlier time" : i->time_text, i->rank,
+                              rc.time_text.empty() ? "a later time" : rc.time_text);
+        rc.time = i->time;
+        if (!i->time_text.empty()) rc.time_text = i->time_text;
+        break;
+      }
+    }
+  }
+  const std::string who = together.size() > 1
+                              ? fmt::format("ranks {}", RankRanges(together))
+                              : CulpritText(rc.culprits.front());
+  const std::string when =
+      rc.time_text.empty() || !noticed.empty() ? std::string() : " at " + rc.time_text;
+  const std::string detail = head.detail.empty() ? std::string() : " (" + head.detail + ")";
+  rc.reasoning = fmt::format("{} {}{}{}{}", who, head.what, detail, when, noticed);
+  if (together.size() > 1) {
+    rc.reasoning = fmt::format("{} all {}{}{}: every rank failed the same way at once, so the "
+                               "cause is common to them (configuration, data, environment)",
+                               who, head.what, detail, when);
+    rc.confidence = Confidence::kHigh;
+  }
+  if (head.stale_id) {
+    rc.reasoning += fmt::format(
+        "; it joined attempt {}'s NCCL communicator {} (a stale unique id left in the store by "
+        "the failed attempt), whose root no longer exists",
+        view.attempt, head.stale_comm);
+  }
+  return rc;
+}
+
+/// The attempt's view: incidents in time order, processes, world size.
+AttemptView ViewOf(const Job& job, int attempt) {
+  AttemptView v;
+  v.job = &job;
+  v.attempt = attempt;
+  for (const Incident& i : job.incidents.incidents) {
+    if (i.attempt == attempt) v.incidents.push_back(&i);
+  }
+  std::stable_sort(v.incidents.begin(), v.incidents.end(), &AttemptView::Before);
+  for (const ProcessInstance& p : job.incidents.instances) {
+    if (p.attempt != attempt) continue;
+    v.processes.push_back(&p);
+    v.world = std::max(v.world, p.world);
+  }
+  return v;
+}
+
+/// Marks the failures of processes that joined an earlier attempt's world communicator.
+void MarkStaleIds(const Job& job, const AttemptView& view, std::vector<RankFailure>* failures) {
+  if (view.attempt == 0) return;
+  std::set<std::string> old;
+  for (const ProcessInstance& p : job.incidents.instances) {
+    if (p.attempt < view.attempt && !p.world_comm.empty()) old.insert(p.world_comm);
+  }
+  for (RankFailure& f : *failures) {
+    const ProcessInstance* p = view.ProcessOfRank(f.rank);
+    if (p != nullptr && old.count(p->world_comm)) {
+      f.stale_id = true;
+      f.stale_comm = p->world_comm;
+      if (f.cls == CauseClass::kNcclError || f.cls == CauseClass::kPythonException) {
+        f.cls = CauseClass::kNetwork;
+      }
+      f.fallout = false;
+    }
+  }
+}
+
+bool CommsUp(const Job& job) {
+  bool any = false;
+  for (const Communicator& c : job.comms) {
+    for (const auto& [r, cr] : c.ranks) any = any || cr.completed;
+  }
+  return any;
+}
+
+RootCause AnalyzeAttempt(const Job& job, int attempt) {
+  const AttemptView view = ViewOf(job, attempt);
+  std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
+  MarkStaleIds(job, view, &failures);
+  const RankFailure* head = nullptr;
+  for (const RankFailure& f : failures) {
+    if (!f.fallout) {
+      head = &f;
+      break;
+    }
+  }
+  // A network error on one rank shortly before another rank was killed or crashed is the
+  // echo of that death (the detection lags the death).
+  if (head != nullptr && head->cls == CauseClass::kNetwork && !head->stale_id) {
+    for (const RankFailure& f : failures) {
+      if (!f.fallout && IsDeath(f.cls) && f.rank != head->rank &&
+          Gap(head->first, f.first) <= kEchoNanos) {
+        head = &f;
+        break;
+      }
+    }
+  }
+  RootCause rc;
+  std::optional<RootCause> timeouts = triage_internal::CompareTimeouts(view);
+  const Incident* first_timeout = nullptr;
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kWatchdogTimeout) {
+      first_timeout = i;
+      break;
+    }
+  }
+  const bool timeouts_first =
+      timeouts && (head == nullptr || AttemptView::Before(first_timeout, head->first));
+  if (timeouts_first && !timeouts->culprits.empty()) {
+    rc = *timeouts;
+    if (head != nullptr) {
+      for (const Culprit& c : rc.culprits) {
+        if (c.rank == head->rank) {
+          rc.reasoning += fmt::format("; rank {} later {}", c.rank, head->what);
+        }
+      }
+    }
+  } else if (head != nullptr && head->cls == CauseClass::kCollectiveMismatch &&
+             triage_internal::MismatchFromDetector(view)) {
+    rc = *triage_internal::MismatchFromDetector(view);
+  } else if (head != nullptr) {
+    rc = FromFailure(view, failures, *head);
+  } else if (timeouts) {
+    rc = *timeouts;
+  } else if (std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view)) {
+    rc = *nccl;
+  } else {
+    bool failed = false;
+    for (const RankFailure& f : failures) failed = failed || f.fallout;
+    if (std::optional<RootCause> late = triage_internal::FindLateStart(view, failed)) {
+      rc = *late;
+    } else {
+      const Incident* stop = nullptr;
+      for (const Incident* i : view.incidents) {
+        if (i->kind == IncidentKind::kSignalSent || i->kind == IncidentKind::kJobCancelled ||
+            (i->kind == IncidentKind::kExit && i->signal == 15)) {
+          stop = i;
+          break;
+        }
+      }
+      if (stop != nullptr && CommsUp(job)) {
+        rc.cls = CauseClass::kTimeoutUnknown;
+        rc.job_failed = true;
+        rc.confidence = Confidence::kLow;
+        rc.what = "the job hung";
+        rc.time = stop->time;
+        rc.time_text = stop->time_text;
+        rc.evidence.push_back(stop->evidence);
+        rc.reasoning =
+            "the communicators were up, no process died of its own and no rank reported an "
+            "error or a timeout, and the job was then stopped from outside: it most likely hung "
+            "in a collective (no rank can be named: rerun with a shorter PyTorch timeout so "
+            "the watchdog reports the ranks' positions)";
+      } else if (failed) {
+        rc.cls = CauseClass::kNone;
+        rc.job_failed = true;
+        rc.what = "processes were stopped, and the input does not say why";
+        rc.reasoning = "processes ended by the launcher's or scheduler's signal, with no "
+                       "failure of their own in the input";
+      }
+    }
+  }
+  rc.attempt = attempt;
+  // Late start is worth saying also when the job then ran (slow init, no failure).
+  if (rc.cls == CauseClass::kNone && !rc.job_failed) {
+    if (std::optional<RootCause> late = triage_internal::FindLateStart(view, false)) rc = *late;
+  }
+  rc.fallout = triage_internal::CollectFallout(view, rc);
+  if (!rc.fallout.empty() && rc.cls != CauseClass::kNone && rc.cls != CauseClass::kLateStart) {
+    std::map<std::string, std::vector<int>> by_what;
+    for (const Fallout& f : rc.fallout) {
+      if (f.rank >= 0) by_what[f.what].push_back(f.rank);
+    }
+    std::vector<std::string> parts;
+    for (const auto& [what, ranks] : by_what) {
+      const bool plural = ranks.size() > 1 && what.starts_with("was ");
+      parts.push_back(fmt::format("rank{} {} {}", ranks.size() > 1 ? "s" : "", RankRanges(ranks),
+                                  plural ? "were " + what.substr(4) : what));
+    }
+    if (!parts.empty()) rc.reasoning += fmt::format("; then {}", fmt::join(parts, "; "));
+  }
+  if (!rc.reasoning.empty()) rc.reasoning += ".";
+  return rc;
+}
+
+}  // namespace
+
+namespace triage_internal {
+
+std::vector<Fallout> CollectFallout(const AttemptView& view, const RootCause& cause) {
+  std::set<int> culprits;
+  for (const Culprit& c : cause.culprits) {
+    if (c.rank >= 0) culprits.insert(c.rank);
+  }
+  std::set<std::pair<uint32_t, uint64_t>> cause_lines(cause.cause_lines.begin(),
+                                                      cause.cause_lines.end());
+  std::map<int, Fallout> first;
+  auto note = [&](int rank, std::string what, const Incident& i) {
+    if (rank < 0 || culprits.count(rank) || first.count(rank) || what.empty()) return;
+    if (cause_lines.count({i.evidence.source, i.evidence.line})) return;
+    first[rank] = Fallout{rank, std::move(what), i.time_text, i.evidence};
+  };
+  for (const Incident* i : view.incidents) {
+    switch (i->kind) {
+      case IncidentKind::kSignalSent: {
+        const ProcessInstance* p = nullptr;
+        for (const ProcessInstance* q : view.processes) {
+          if (i->pid > 0 && q->pid == static_cast<uint64_t>(i->pid)) p = q;
+        }
+        if (p != nullptr) note(p->rank, "was stopped by the launcher (SIGTERM)", *i);
+        break;
+      }
+      case IncidentKind::kExit:
+        note(i->rank, SignalFallout(*i), *i);
+        break;
+      case IncidentKind::kNcclWarn:
+      case IncidentKind::kNcclError:
+        if (i->cascade) note(i->rank, "lost its connection to it (" + i->message + ")", *i);
+        break;
+      case IncidentKind::kWatchdogTimeout:
+        note(i->rank,
+             fmt::format("timed out waiting in SeqNum {}{}", i->seq,
+                         i->op.empty() ? std::string() : " " + i->op),
+             *i);
+        break;
+      case IncidentKind::kTeardown:
+        note(i->rank, "was taken down by PyTorch", *i);
+        break;
+      default:
+        break;
+    }
+  }
+  std::vector<Fallout> out;
+  for (auto& [r, f] : first) out.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace triage_internal
+
+RootCauseReport AnalyzeRootCause(const Job& job) {
+  RootCauseReport report;
+  int attempts = static_cast<int>(job.incidents.attempts.size());
+  for (const Incident& i : job.incidents.incidents) attempts = std::max(attempts, i.attempt + 1);
+  for (const ProcessInstance& p : job.incidents.instances) attempts = std::max(attempts, p.attempt + 1);
+  attempts = std::max(attempts, 1);
+  for (int a = 0; a < attempts; ++a) {
+    AttemptCause ac;
+    ac.info.index = a;
+    if (static_cast<size_t>(a) < job.incidents.attempts.size()) ac.info = job.incidents.attempts[a];
+    for (const ProcessInstance& p : job.incidents.instances) {
+      if (p.attempt == a) ac.processes.push_back(p);
+    }
+    ac.cause = AnalyzeAttempt(job, a);
+    report.attempts.push_back(std::move(ac));
+  }
+  report.cause = report.attempts.back().cause;
+  for (auto it = report.attempts.rbegin(); it != report.attempts.rend(); ++it) {
+    if (it->cause.job_failed) {
+      report.cause = it->cause;
+      break;
+    }
+  }
+  return report;
+}
+
+}  // namespace ncclscope

@@ -1,0 +1,227 @@
+// CompareTimeouts: PyTorch watchdog timeouts compared across the ranks of an attempt. The ranks
+// that time out in the first wave wait; the rank whose state differs from theirs is the suspect:
+// another operation or a further SeqNum (collective mismatch), a lagging SeqNum or a last
+// enqueued work below the others' (it stopped calling collectives: stuck), or no report at all.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ncclscope/model/rank_ranges.h"
+#include "triage_internal.h"
+
+namespace ncclscope::triage_internal {
+namespace {
+
+/// Timeouts later than this after the first one belong to a second wave (fallout of the first).
+constexpr int64_t kWaveNanos = int64_t{10} * 1000000000;
+
+struct RankState {
+  const Incident* timeout = nullptr;   ///< First-wave timeout.
+  const Incident* progress = nullptr;  ///< Its own progress report (enqueued/completed).
+  const Incident* late_timeout = nullptr;
+};
+
+/// Ranks whose processes printed connection lines of point-to-point channels (connection index
+/// 1, NCCL's send/recv and all-to-all connections): a rank that alone set those up entered a
+/// point-to-point operation that the others did not call.
+std::set<int> RanksWithP2pChannels(const AttemptView& view) {
+  std::set<int> out;
+  const Job& job = *view.job;
+  for (const Link& l : job.links) {
+    if (l.reporter < 0 || l.conn_indexes.count(1) == 0) continue;
+    const Process& p = job.processes[l.reporter];
+    for (const ProcessInstance* pi : view.processes) {
+      if (pi->pid == p.pid && pi->host == p.hostname && pi->rank >= 0) out.insert(pi->rank);
+    }
+  }
+  return out;
+}
+
+std::string SeqOp(const Incident& i) {
+  return i.op.empty() ? fmt::format("SeqNum {}", i.seq) : fmt::format("SeqNum {} {}", i.seq, i.op);
+}
+
+}  // namespace
+
+std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
+  const Incident* first = nullptr;
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kWatchdogTimeout && i->rank >= 0) {
+      first = i;
+      break;
+    }
+  }
+  if (first == nullptr) return std::nullopt;
+  std::map<int, RankState> ranks;
+  for (const Incident* i : view.incidents) {
+    if (i->rank < 0) continue;
+    RankState& r = ranks[i->rank];
+    if (i->kind == IncidentKind::kWatchdogTimeout) {
+      const bool same_wave =
+          !(first->time && i->time) || *i->time - *first->time <= kWaveNanos;
+      if (same_wave && r.timeout == nullptr && r.late_timeout == nullptr) {
+        r.timeout = i;
+      } else if (r.timeout == nullptr && r.late_timeout == nullptr) {
+        r.late_timeout = i;
+      }
+    } else if (i->kind == IncidentKind::kProgress && r.progress == nullptr &&
+               (i->pg <= 0) && i->last_enqueued >= 0 &&
+               (r.late_timeout == nullptr || AttemptView::Before(i, r.late_timeout))) {
+      r.progress = i;
+    }
+  }
+  // The waiting majority: the most common (SeqNum, op, size) among first-wave timeouts.
+  std::map<std::tuple<int64_t, std::string, int64_t>, std::vector<int>> groups;
+  for (auto& [rank, s] : ranks) {
+    if (s.timeout) groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
+  }
+  auto major = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.second.size() < b.second.size();
+  });
+  const int64_t seq = std::get<0>(major->first);
+  const std::string& op = std::get<1>(major->first);
+  const int64_t numel = std::get<2>(major->first);
+  const std::vector<int>& waiting = major->second;
+  bool tie = false;
+  for (const auto& [k, v] : groups) tie = tie || (&v != &major->second && v.size() == waiting.size());
+
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
+  std::vector<int> mismatched, lagging, stopped, silent;
+  std::vector<std::string> why;
+  const std::set<int> p2p = RanksWithP2pChannels(view);
+  const int world = std::max<int>(view.world, ranks.empty() ? 0 : ranks.rbegin()->first + 1);
+  for (int r = 0; r < world; ++r) {
+    auto it = ranks.find(r);
+    const RankState* s = it == ranks.end() ? nullptr : &it->second;
+    if (s != nullptr && s->timeout != nullptr) {
+      const Incident& t = *s->timeout;
+      if (t.seq == seq && t.op == op && t.numel == numel) continue;
+      if (tie || t.seq >= seq) {
+        mismatched.push_back(r);
+      } else {
+        lagging.push_back(r);
+      }
+      if (t.seq == seq && t.op == op) {
+        why.push_back(fmt::format("rank {} timed out in {} with {} elements while rank(s) {} "
+                                  "waited in it with {}",
+                                  r, SeqOp(t), t.numel, RankRanges(waiting), numel));
+      } else {
+        why.push_back(fmt::format("rank {} timed out in {} while rank(s) {} waited in {}", r,
+                                  SeqOp(t), RankRanges(waiting),
+                                  fmt::format("SeqNum {} {}", seq, op)));
+      }
+      rc.evidence.push_back(t.evidence);
+      continue;
+    }
+    if (s != nullptr && s->progress != nullptr && s->progress->last_enqueued >= 0 && seq >= 0 &&
+        s->progress->last_enqueued < seq) {
+      stopped.push_back(r);
+      why.push_back(fmt::format("rank {}'s last enqueued collective is SeqNum {} while rank(s) {} "
+                                "waited in SeqNum {}",
+                                r, s->progress->last_enqueued, RankRanges(waiting), seq));
+      rc.evidence.push_back(s->progress->evidence);
+      continue;
+    }
+    if (s == nullptr || (s->timeout == nullptr && s->progress == nullptr)) silent.push_back(r);
+  }
+  // Ranks with no line at all are suspects only while they are a minority: a job whose input
+  // holds a few ranks' logs says nothing about the others.
+  size_t timed_out = 0;
+  for (const auto& [r, s] : ranks) timed_out += s.timeout != nullptr ? 1 : 0;
+  if (silent.size() > std::max<size_t>(1, timed_out)) silent.clear();
+  const bool waiters_have_p2p = std::any_of(waiting.begin(), waiting.end(),
+                                            [&](int r) { return p2p.count(r) > 0; });
+  std::vector<int> suspects;
+  if (!mismatched.empty()) {
+    suspects = mismatched;
+    rc.cls = CauseClass::kCollectiveMismatch;
+    if (tie) {
+      suspects.insert(suspects.end(), waiting.begin(), waiting.end());
+      std::sort(suspects.begin(), suspects.end());
+      rc.confidence = Confidence::kLow;
+      rc.what = "ranks disagree on the collective they are in";
+      rc.reasoning = fmt::format(
+          "ranks {} timed out in different collectives ({}); with no majority the logs cannot "
+          "tell which rank took the other code path",
+          RankRanges(suspects), fmt::join(why, "; "));
+    } else {
+      rc.confidence = Confidence::kMedium;
+      bool size_only = true;
+      for (int r : mismatched) {
+        const Incident& t = *ranks[r].timeout;
+        size_only = size_only && t.seq == seq && t.op == op;
+      }
+      rc.what = size_only ? "called the collective with a different size than the other ranks"
+                          : "called a different collective than the other ranks";
+      rc.reasoning = fmt::format("{}: the rank whose last collective differs is the suspect, not "
+                                 "the ranks that wait",
+                                 fmt::join(why, "; "));
+    }
+  } else if (!stopped.empty() || !lagging.empty() || !silent.empty()) {
+    suspects = !stopped.empty() ? stopped : !lagging.empty() ? lagging : silent;
+    const bool alone_p2p = !waiters_have_p2p &&
+                           std::all_of(suspects.begin(), suspects.end(),
+                                       [&](int r) { return p2p.count(r) > 0; });
+    if (alone_p2p) {
+      rc.cls = CauseClass::kCollectiveMismatch;
+      rc.confidence = Confidence::kMedium;
+      rc.what = fmt::format("entered a point-to-point or all-to-all operation while the others "
+                            "waited in {}",
+                            SeqOp(*first));
+      why.push_back(fmt::format(
+          "only rank(s) {} set up point-to-point channels (connection lines \"Channel NN/1\"), "
+          "so they called send/recv or all-to-all where the others called {}",
+          RankRanges(suspects), op.empty() ? std::string("a collective") : op));
+    } else {
+      rc.cls = CauseClass::kStuckRank;
+      rc.confidence = stopped.empty() && lagging.empty() ? Confidence::kMedium : Confidence::kHigh;
+      rc.what = !stopped.empty()
+                    ? fmt::format("stopped calling collectives before SeqNum {}", seq)
+                : !lagging.empty() ? "is stuck in an earlier collective"
+                                   : "reported nothing while the others timed out";
+    }
+    for (int r : silent) {
+      if (suspects == silent) {
+        why.push_back(fmt::format("rank {} printed no timeout and no progress while rank(s) {} "
+                                  "timed out in {}",
+                                  r, RankRanges(waiting), SeqOp(*first)));
+      }
+    }
+    rc.reasoning = fmt::format("{}; the ranks that timed out were waiting for it",
+                               fmt::join(why, "; "));
+  } else {
+    rc.cls = CauseClass::kTimeoutUnknown;
+    rc.confidence = Confidence::kMedium;
+    rc.what = fmt::format("every rank timed out in {}", SeqOp(*first));
+    rc.reasoning = fmt::format(
+        "rank(s) {} all timed out in the same collective ({}) and none lagged or differed: "
+        "the collective itself stalled (network, NCCL or GPU), not one rank",
+        RankRanges(waiting), SeqOp(*first));
+  }
+  for (int r : suspects) {
+    Culprit c;
+    c.rank = r;
+    if (const ProcessInstance* p = view.ProcessOfRank(r)) {
+      c.host = p->host;
+      c.pid = p->pid;
+    }
+    rc.culprits.push_back(c);
+  }
+  rc.evidence.insert(rc.evidence.begin(), first->evidence);
+  rc.time = first->time;
+  rc.time_text = first->time_text;
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kWatchdogTimeout || i->kind == IncidentKind::kProgress) {
+      const bool suspect =
+          std::find(suspects.begin(), suspects.end(), i->rank) != suspects.end();
+      if (suspect) rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+    }
+  }
+  return rc;
+}
+
+}  // namespace ncclscope::triage_internal

@@ -1,0 +1,75 @@
+// Internal pieces of the root-cause analysis, shared by the files of src/triage/.
+#ifndef NCCLSCOPE_SRC_TRIAGE_TRIAGE_INTERNAL_H_
+#define NCCLSCOPE_SRC_TRIAGE_TRIAGE_INTERNAL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ncclscope/model/incident.h"
+#include "ncclscope/model/job.h"
+#include "ncclscope/triage/root_cause.h"
+
+namespace ncclscope::triage_internal {
+
+/// One attempt's incidents in time order, its processes and world size.
+struct AttemptView {
+  const Job* job = nullptr;
+  int attempt = 0;
+  std::vector<const Incident*> incidents;
+  std::vector<const ProcessInstance*> processes;
+  int world = 0;  ///< Largest top-level communicator of the attempt (0 when unknown).
+
+  /// The process of a rank, nullptr when unknown.
+  const ProcessInstance* ProcessOfRank(int rank) const;
+  /// Orders two incidents: by time when both have one, else by input position.
+  static bool Before(const Incident* a, const Incident* b);
+};
+
+/// One rank's own end (or own error that ended it).
+struct RankFailure {
+  int rank = -1;
+  std::string host;
+  int64_t pid = -1;
+  CauseClass cls = CauseClass::kNone;
+  std::string what;    ///< "was killed by SIGKILL (signal 9)", "raised ValueError: ..."
+  std::string detail;  ///< What that usually means ("the OOM killer or an external kill -9").
+  int signal = 0;
+  const Incident* first = nullptr;          ///< Earliest line of this failure.
+  std::vector<const Incident*> lines;       ///< Its lines, earliest first.
+  bool fallout = false;                     ///< A consequence of another failure.
+  std::string fallout_what;                 ///< How it suffered: "SIGTERM from the launcher".
+  bool table_root_cause = false;            ///< torchelastic's "first observed failure".
+  bool stale_id = false;                    ///< Joined an older attempt's NCCL id.
+  std::string stale_comm;
+};
+
+/// Every rank's own failure in the attempt, fallout marked, earliest first.
+std::vector<RankFailure> CollectRankFailures(const AttemptView& view);
+
+/// The class of an NCCL/PyTorch error text: kCudaOom, kNetwork or kNcclError.
+CauseClass ClassOfErrorText(std::string_view text);
+/// "rank 1 (vm pid 631)".
+std::string RankText(int rank, const std::string& host, int64_t pid);
+/// "09:26:08.776" style display time of an incident ("" when none).
+std::string ShortTime(const Incident& i);
+
+/// Watchdog timeouts compared across ranks; nullopt when the attempt has none.
+std::optional<RootCause> CompareTimeouts(const AttemptView& view);
+/// A rank that reached init late or never; nullopt when init was on time.
+std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed);
+/// The first NCCL error that is not a consequence of a peer's end, or the peer that cascade
+/// errors name; nullopt when there is none.
+std::optional<RootCause> FromNcclErrors(const AttemptView& view);
+
+/// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
+/// when no rank raised it.
+std::optional<RootCause> MismatchFromDetector(const AttemptView& view);
+
+/// What the other ranks suffered: their first consequence each.
+std::vector<Fallout> CollectFallout(const AttemptView& view, const RootCause& cause);
+
+}  // namespace ncclscope::triage_internal
+
+#endif  // NCCLSCOPE_SRC_TRIAGE_TRIAGE_INTERNAL_H_

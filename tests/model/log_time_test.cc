@@ -1,0 +1,77 @@
+// Timestamps as the printers of a distributed job write them (all from the corpora's logs or the
+// formats' documentation), normalised to one comparable key.
+#include <gtest/gtest.h>
+
+#include "ncclscope/model/log_time.h"
+
+namespace ncclscope {
+namespace {
+
+int64_t Key(std::string_view s) {
+  auto t = ParseLogTime(s);
+  EXPECT_TRUE(t.has_value()) << s;
+  return t ? t->Key() : 0;
+}
+
+TEST(LogTime, EveryFormatOfOneMomentHasOneKey) {
+  const int64_t k = Key("2026-11-23 09:26:08");  // NCCL [%F %T]
+  EXPECT_EQ(Key("2026-11-23T09:26:08Z"), k);    // kubectl --timestamps
+  EXPECT_EQ(Key("2026-11-23_09:26:08"), k);     // torchelastic table
+  EXPECT_EQ(Key("1123 09:26:08"), k);           // glog / c10 without the letter
+  EXPECT_EQ(Key("E1123 09:26:08"), k);          // with it
+  EXPECT_EQ(Key("[W1123 09:26:08"), k);         // c10 bracket
+  EXPECT_EQ(Key("Nov 23 09:26:08"), k);         // syslog
+  EXPECT_EQ(Key("Mon Nov 23 09:26:08 2026"), k);  // dmesg -T
+  EXPECT_EQ(Key("1795425968"), k);              // epoch seconds (UTC)
+}
+
+TEST(LogTime, FractionsOrderWithinASecond) {
+  EXPECT_LT(Key("E1123 09:26:08.661000"), Key("E1123 09:26:08.776000"));
+  EXPECT_LT(Key("2024-05-01 10:00:00,123"), Key("2024-05-01 10:00:00,124"));  // Python logging
+  EXPECT_EQ(Key("1123 09:26:08.727410739") % 1000000000, 727410739);
+}
+
+TEST(LogTime, YearAndFormatting) {
+  auto t = ParseLogTime("2026-11-23 09:26:08.776");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->year, 2026);
+  EXPECT_EQ(t->Format(), "2026-11-23 09:26:08.776");
+  auto g = ParseLogTime("I1122 13:41:12.380");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->year, 0);
+  EXPECT_EQ(g->Format(), "11-22 13:41:12.380");
+  auto c = ParseLogTime("Mon Nov 23 11:39:07 2026");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->year, 2026);
+}
+
+TEST(LogTime, NcclLiteralFormatSpecifierHasNoFraction) {
+  // NCCL 2.28 prints "%Lf" literally (kill_timestamps_all.log).
+  auto t = ParseLogTime("2026-11-23 11:39:13.%Lf");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->fraction_digits, 0);
+}
+
+TEST(LogTime, TimeOnlyTakesADateFromElsewhere) {
+  auto t = ParseLogTime("09:26:08.5");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(t->has_date());
+  auto d = ParseLogTime("2026-11-23 00:00:00");
+  EXPECT_EQ(KeyWithDate(*t, *d), Key("2026-11-23 09:26:08.5"));
+}
+
+TEST(LogTime, NotTimestamps) {
+  EXPECT_FALSE(ParseLogTime("vm:631:631 [1] NCCL INFO"));
+  EXPECT_FALSE(ParseLogTime("2026-13-40 09:26:08"));
+  EXPECT_FALSE(ParseLogTime("Nov 99 10:00:00"));
+  EXPECT_FALSE(ParseLogTime(""));
+}
+
+TEST(LogTime, Delta) {
+  EXPECT_EQ(FormatDelta(Key("2026-11-23 09:26:08.5"), Key("2026-11-23 09:26:12.999")),
+            "+4.499 s");
+  EXPECT_EQ(FormatDelta(Key("2026-11-23 09:26:12"), Key("2026-11-23 09:26:08")), "-4.000 s");
+}
+
+}  // namespace
+}  // namespace ncclscope
