@@ -68,6 +68,24 @@ check "events: the Job's own warning" has "$events" "BackoffLimitExceeded"
 check "events: nodes without our pods left out" lacks "$events" "cpu-node-z"
 check "events: other pods' events left out" lacks "$tmp/run/logs/train-2.trainer.log" "other-0"
 
+# Root cause: train-2 (rank 2: its log is nccl.vm.3694.log) was OOMKilled first; the node's
+# OOMKilling event (pid 4242 as the node sees it) is the same kill; train-3's eviction 18 s later
+# is not the cause.
+check "root cause: the report opens with it" test "$(head -n 1 "$tmp/job.txt" | cut -c1-32)" = \
+  "Root cause: rank 2 (vm pid 3694)"
+check "root cause: OOM kill of rank 2" has "$tmp/job.txt" \
+  "Root cause: rank 2 (vm pid 3694) was killed by SIGKILL (signal 9): out of host memory"
+check "root cause: class process-killed" has "$tmp/job.txt" "  class process-killed, confidence high, at 2026-11-21 13:41:12"
+check "root cause: evidence is train-2's OOMKilled state" has "$tmp/job.txt" \
+  "<stdin>[pod/train-2/trainer]:420:       Reason:       OOMKilled"
+check "root cause: the node's OOMKilling event joins it" has "$tmp/job.txt" \
+  "<stdin>:1: Warning  OOMKilling         node/gpu-node-b"
+check "root cause: train-3's eviction is a later end" has "$tmp/job.txt" \
+  "rank 3 ended by signal 9 (its pod: Evicted) at 2026-11-21 13:41:30"
+"$ncclscope" --color never --fail-on never "$tmp/run/logs" >"$tmp/saved.txt" 2>/dev/null
+check "root cause: the same from the saved logs" has "$tmp/saved.txt" \
+  "Root cause: rank 2 (vm pid 3694) was killed by SIGKILL (signal 9): out of host memory"
+
 # The same analysis as the per-process files analysed directly (communicators and links).
 section() { sed -n '/^Communicators/,/^Findings/p' "$1"; }
 "$ncclscope" --color never "$testdata/corpus/h200x4/debug_file" >"$tmp/direct.txt" 2>/dev/null
