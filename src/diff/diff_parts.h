@@ -10,6 +10,8 @@
 
 namespace ncclscope::diff_internal {
 
+/// How the runs ended: failed or not, the root cause, failed restart attempts.
+void DiffOutcome(const RunSnapshot& a, const RunSnapshot& b, std::vector<DiffItem>* out);
 /// Hosts, processes and world size.
 void DiffJobShape(const RunSnapshot& a, const RunSnapshot& b, std::vector<DiffItem>* out);
 /// Versions (info), settings, network facts and algorithm choices from the configurations.

@@ -23,6 +23,8 @@ std::string_view DiffVerdictName(DiffVerdict v) {
 
 std::string_view DiffTopicName(DiffTopic t) {
   switch (t) {
+    case DiffTopic::kOutcome:
+      return "outcome";
     case DiffTopic::kJob:
       return "job";
     case DiffTopic::kVersions:
@@ -45,6 +47,8 @@ std::string_view DiffTopicName(DiffTopic t) {
 
 std::string_view DiffTopicTitle(DiffTopic t) {
   switch (t) {
+    case DiffTopic::kOutcome:
+      return "Outcome";
     case DiffTopic::kJob:
       return "Job";
     case DiffTopic::kVersions:
@@ -74,6 +78,7 @@ RunDiff DiffRuns(const RunSnapshot& before, const RunSnapshot& after, const Diff
   using namespace diff_internal;
   RunDiff d;
   if (before.nccl_lines > 0 && after.nccl_lines > 0) {
+    DiffOutcome(before, after, &d.items);
     DiffJobShape(before, after, &d.items);
     DiffConfiguration(before, after, &d.items);
     DiffCommunicators(before, after, &d.items);

@@ -143,6 +143,34 @@ void ReadLinks(const json& links, RunSnapshot* run) {
   }
 }
 
+/// A report's root_cause object (the job's, or one attempt's).
+OutcomeSnapshot ReadOutcome(const json& rc) {
+  OutcomeSnapshot o;
+  o.cls = Str(rc, "class");
+  o.failed = Bool(rc, "job_failed");
+  o.what = Str(rc, "what");
+  std::vector<std::string> named;
+  if (const json* culprits = Array(rc, "culprits")) {
+    for (const json& c : *culprits) {
+      const int64_t rank = Int(c, "rank");
+      o.ranks.push_back(rank >= 0 ? static_cast<int>(rank) : -1);
+      const std::string host = Str(c, "host");
+      const int64_t pid = Int(c, "pid");
+      std::string where = !host.empty() && pid > 0 ? host + " pid " + std::to_string(pid)
+                          : !host.empty()          ? host
+                          : pid > 0                ? "pid " + std::to_string(pid)
+                                                   : std::string();
+      if (rank >= 0) {
+        named.push_back("rank " + std::to_string(rank) + (where.empty() ? "" : " (" + where + ")"));
+      } else {
+        named.push_back(where.empty() ? "an unidentified process" : where);
+      }
+    }
+  }
+  for (size_t n = 0; n < named.size(); ++n) o.who += (n == 0 ? "" : ", ") + named[n];
+  return o;
+}
+
 }  // namespace
 
 int RunSnapshot::WorldSize() const {
@@ -194,6 +222,17 @@ Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
       out->findings.push_back(
           FindingSnapshot{Str(f, "rule"), Str(f, "severity"), Str(f, "title"), Str(f, "message")});
     }
+  }
+  if (const json* rc = Member(doc, "root_cause"); rc && rc->is_object()) {
+    out->has_root_cause = true;
+    out->outcome = ReadOutcome(*rc);
+    if (const json* attempts = Array(doc, "attempts")) {
+      for (const json& a : *attempts) {
+        const json* arc = Member(a, "root_cause");
+        out->attempts.push_back(arc && arc->is_object() ? ReadOutcome(*arc) : OutcomeSnapshot{});
+      }
+    }
+    if (out->attempts.empty()) out->attempts.push_back(out->outcome);
   }
   if (const json* problems = Array(doc, "input_problems")) {
     for (const json& p : *problems)

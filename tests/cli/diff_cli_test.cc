@@ -35,6 +35,20 @@ TEST(DiffCliTest, RegressionExitsOneUnlessFailOnNever) {
   EXPECT_EQ(RunCli("diff --fail-on change " + back), 1);
 }
 
+TEST(DiffCliTest, HealthyRunThenADeadRankExitsOne) {
+  // Same machine and NCCL setup; after: rank 1 was SIGKILLed at step 3 (no link or finding of
+  // warning level tells it: only the root cause does).
+  const std::string healthy = Corpus("h200x2-extra/subsys_init_net_proxy.log");
+  EXPECT_EQ(RunCli("diff " + healthy + " " + Corpus("h200x2-failures/kill_p2p.log")), 1);
+  EXPECT_EQ(RunCli("diff " + Corpus("h200x2-failures/kill_p2p.log") + " " + healthy), 0);
+  // A restart that completed after rank 1 was killed in attempt 1.
+  EXPECT_EQ(RunCli("diff " + healthy + " " + Corpus("h200x2-failures/restart_after_kill.log")), 1);
+  // The same failure twice: nothing new.
+  EXPECT_EQ(RunCli("diff " + Corpus("h200x2-failures/kill_p2p.log") + " " +
+                   Corpus("h200x2-failures/kill_p2p.log")),
+            0);
+}
+
 TEST(DiffCliTest, DirectoryOfPerProcessFilesIsOneRun) {
   // debug_file/ holds the two_nodes configuration, one file per process.
   EXPECT_EQ(RunCli("diff " + Corpus("h200x4/debug_file") + " " + Corpus("h200x4/debug_file")), 0);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace ncclscope {
 namespace {
@@ -435,6 +437,94 @@ TEST(RunDiffTest, WholeRunLinksAreNotComparedWhenCommunicatorsPair) {
   b.all_links.links = {{"SHM", 4}};  // Would be a regression if it were compared.
   b.all_links.intra_links = {{"SHM", 4}};
   EXPECT_TRUE(DiffRuns(a, b).items.empty());
+}
+
+OutcomeSnapshot Completed() {
+  OutcomeSnapshot o;
+  o.cls = "none";
+  return o;
+}
+
+OutcomeSnapshot Died(int rank, const char* cls = "process-killed") {
+  OutcomeSnapshot o;
+  o.cls = cls;
+  o.failed = true;
+  o.ranks = {rank};
+  o.who = "rank " + std::to_string(rank) + " (vm pid 631)";
+  o.what = "was killed by SIGKILL (signal 9)";
+  return o;
+}
+
+/// Baseline() with a root cause per attempt; the job's is the last failed attempt's.
+RunSnapshot Ended(std::vector<OutcomeSnapshot> attempts) {
+  RunSnapshot s = Baseline();
+  s.has_root_cause = true;
+  s.attempts = std::move(attempts);
+  s.outcome = s.attempts.back();
+  for (const OutcomeSnapshot& o : s.attempts) {
+    if (o.failed) s.outcome = o;
+  }
+  return s;
+}
+
+TEST(RunDiffTest, JobThatFailedWhereItHadCompletedIsARegression) {
+  const RunDiff d = DiffRuns(Ended({Completed()}), Ended({Died(1)}));
+  ASSERT_EQ(d.items.size(), 1u);
+  const DiffItem& i = d.items[0];
+  EXPECT_EQ(i.topic, DiffTopic::kOutcome);
+  EXPECT_EQ(i.verdict, DiffVerdict::kRegression);
+  EXPECT_EQ(i.before, "completed");
+  EXPECT_EQ(i.after, "failed: rank 1 process-killed");
+  EXPECT_EQ(i.note, "rank 1 (vm pid 631) was killed by SIGKILL (signal 9)");
+  EXPECT_TRUE(DiffFails(d, DiffFailOn::kRegression));
+  // The way back is an improvement.
+  const RunDiff back = DiffRuns(Ended({Died(1)}), Ended({Completed()}));
+  ASSERT_EQ(back.items.size(), 1u);
+  EXPECT_EQ(back.items[0].verdict, DiffVerdict::kImprovement);
+  EXPECT_FALSE(DiffFails(back, DiffFailOn::kRegression));
+}
+
+TEST(RunDiffTest, RestartThatRecoveredStillRegressesByItsFailedAttempt) {
+  const RunDiff d = DiffRuns(Ended({Completed()}), Ended({Died(1), Completed()}));
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].verdict, DiffVerdict::kRegression);
+  EXPECT_EQ(d.items[0].aspect, "failed attempts");
+  EXPECT_EQ(d.items[0].before, "0 of 1");
+  EXPECT_EQ(d.items[0].after, "1 of 2");
+  EXPECT_NE(d.items[0].note.find("attempt 1: rank 1 (vm pid 631) was killed"), std::string::npos)
+      << d.items[0].note;
+}
+
+TEST(RunDiffTest, AnotherRootCauseOfAFailureIsAChange) {
+  const RunDiff d = DiffRuns(Ended({Died(1)}), Ended({Died(3, "stuck-rank")}));
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].verdict, DiffVerdict::kChange);
+  EXPECT_EQ(d.items[0].aspect, "root cause");
+  EXPECT_EQ(d.items[0].before, "rank 1 process-killed");
+  EXPECT_EQ(d.items[0].after, "rank 3 stuck-rank");
+  // The same failure twice is no difference.
+  EXPECT_TRUE(DiffRuns(Ended({Died(1)}), Ended({Died(1)})).items.empty());
+}
+
+TEST(RunDiffTest, LateStartOfACompletedJobIsAChange) {
+  OutcomeSnapshot late = Completed();
+  late.cls = "late-start";
+  late.ranks = {1};
+  late.who = "rank 1 (vm pid 737)";
+  late.what = "reached init about 13.6 s after the other ranks";
+  const RunDiff d = DiffRuns(Ended({Completed()}), Ended({late}));
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].verdict, DiffVerdict::kChange);
+  EXPECT_EQ(d.items[0].after, "rank 1 late-start");
+}
+
+TEST(RunDiffTest, ReportWithoutRootCauseSaysOutcomesAreNotCompared) {
+  RunSnapshot a = Baseline();  // a report written before root_cause
+  const RunDiff d = DiffRuns(a, Ended({Died(1)}));
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].verdict, DiffVerdict::kInfo);
+  EXPECT_EQ(d.items[0].before, "");
+  EXPECT_EQ(d.items[0].after, "failed: rank 1 process-killed");
 }
 
 TEST(RunDiffTest, FailOnNamesRoundTrip) {

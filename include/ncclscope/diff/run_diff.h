@@ -1,10 +1,12 @@
 // RunDiff: what changed between two runs ("it worked yesterday"), each change with a verdict.
 //
-// Verdicts: a regression is a link class that got slower on a communicator (NVL → SHM, IB →
-// Socket), a new error or warning finding (or one whose severity rose), a drop of nccl-tests bus
-// bandwidth beyond the tolerance, or nccl-tests results that became wrong; an improvement is the
-// reverse; a change is any other difference (settings, interfaces, NICs, plugins, channels,
-// algorithms, job shape, info findings); info is what is worth knowing but says nothing by itself
+// Verdicts: a regression is a job that failed (its root cause: a rank died, a collective timed
+// out) where it had not, or more restart attempts that failed, a link class that got slower on a
+// communicator (NVL → SHM, IB → Socket), a new error or warning finding (or one whose severity
+// rose), a drop of nccl-tests bus bandwidth beyond the tolerance, or nccl-tests results that
+// became wrong; an improvement is the reverse; a change is any other difference (another root
+// cause of a failure, settings, interfaces, NICs, plugins, channels, algorithms, job shape, info
+// findings); info is what is worth knowing but says nothing by itself
 // (NCCL, CUDA and plugin versions, facts only one side logged). Communicators are matched across
 // runs by size and rank layout (the global ranks of their members), never by pointer or commId.
 #ifndef NCCLSCOPE_DIFF_RUN_DIFF_H_
@@ -23,6 +25,7 @@ namespace ncclscope {
 enum class DiffVerdict : uint8_t { kInfo, kChange, kImprovement, kRegression };
 /// Sections of a diff, in report order.
 enum class DiffTopic : uint8_t {
+  kOutcome,        ///< how the job ended: failed or not, root cause, failed restart attempts
   kJob,            ///< hosts, processes, world size
   kVersions,       ///< NCCL, CUDA, driver, plugin versions
   kSettings,       ///< NCCL_* / FI_* settings
@@ -35,8 +38,8 @@ enum class DiffTopic : uint8_t {
 
 /// "info", "change", "improvement", "regression".
 std::string_view DiffVerdictName(DiffVerdict v);
-/// "job", "versions", "settings", "network", "communicators", "algorithms", "nccl-tests",
-/// "findings".
+/// "outcome", "job", "versions", "settings", "network", "communicators", "algorithms",
+/// "nccl-tests", "findings".
 std::string_view DiffTopicName(DiffTopic t);
 /// Section headings: "Job", "Versions", "Settings", ...
 std::string_view DiffTopicTitle(DiffTopic t);

@@ -1,6 +1,7 @@
-// RunSnapshot: the facts of one run that `ncclscope diff` compares: job shape, configuration
-// (versions, settings, interfaces, NICs, plugins, algorithms), communicators with their link
-// classes and channels, findings, and nccl-tests results when the run's files hold them.
+// RunSnapshot: the facts of one run that `ncclscope diff` compares: how it ended (root cause per
+// restart attempt), job shape, configuration (versions, settings, interfaces, NICs, plugins,
+// algorithms), communicators with their link classes and channels, findings, and nccl-tests
+// results when the run's files hold them.
 //
 // A snapshot is read from a JSON report (schema version 1, docs/json-output.md); a fresh analysis
 // is turned into its JSON report first and read the same way, so a saved report and the log it
@@ -76,6 +77,15 @@ struct BenchSnapshot {
   std::vector<std::string> errors;
 };
 
+/// How a run (or one restart attempt of it) ended: the report's root_cause (docs/triage.md).
+struct OutcomeSnapshot {
+  std::string cls;         ///< "none", "process-killed", "stuck-rank", ...
+  bool failed = false;     ///< job_failed: the attempt failed (not only a late start).
+  std::vector<int> ranks;  ///< Culprit ranks (-1: a culprit known by host or pid only).
+  std::string who;         ///< "rank 1 (vm pid 530)", "ranks 0,1", "pid 4242"; "" when none.
+  std::string what;        ///< "was killed by SIGKILL (signal 9)"
+};
+
 struct RunSnapshot {
   std::string label;         ///< What the user named (path).
   std::string kind;          ///< "log", "report" (saved JSON report), "summary" (summarize output)
@@ -92,6 +102,10 @@ struct RunSnapshot {
   /// no communicator of one run has a partner with links in the other.
   CommSnapshot all_links;
   std::vector<FindingSnapshot> findings;
+  /// False for reports written before the root cause (then outcome and attempts are empty).
+  bool has_root_cause = false;
+  OutcomeSnapshot outcome;                ///< The job's root cause.
+  std::vector<OutcomeSnapshot> attempts;  ///< One per restart attempt, in order.
   std::vector<BenchSnapshot> bench;
   std::vector<std::string> input_problems;  ///< "path: message" of damaged inputs.
 
