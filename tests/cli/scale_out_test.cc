@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -28,7 +29,10 @@ int Sh(const std::string& cmd) {
 class ScaleOutTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / "ncclscope_scale_out";
+    // One directory per test and process: ctest -j runs these tests side by side.
+    dir_ = fs::path(::testing::TempDir()) /
+           fmt::format("ncclscope_scale_out_{}_{}",
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name(), ::getpid());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "logs");
     // The 18.6k-line NCCL_DEBUG_SUBSYS=ALL log of 4 ranks, cut into 64 consecutive pieces:
