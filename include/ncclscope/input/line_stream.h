@@ -69,6 +69,7 @@ class LineStream {
   std::string joined_;      ///< Partial records joined so far.
   std::string_view pending_;  ///< What is left of the current logical line.
   bool pending_plain_ = false;  ///< pending_ holds no ESC, CR or newline: no split, no ANSI.
+  bool pending_one_nc_ = false;  ///< pending_ is a plain reader line with at most one "NC".
   bool has_pending_ = false;
   bool split_counted_ = false;  ///< The current logical line was counted in split_lines.
   bool last_plain_ = false;     ///< LineReader::line_is_plain() of the last physical line.
