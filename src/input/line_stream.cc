@@ -93,6 +93,14 @@ bool NeedsNoSplit(std::string_view s) {
 
 }  // namespace
 
+void LineStream::SetPlainPending(std::string_view raw, bool counted) {
+  record_.format = RecordFormat::kPlain;
+  pending_ = raw;
+  pending_plain_ = last_plain_;
+  pending_one_nc_ = counted && last_plain_ && reader_->line_nc_pairs() <= 1;
+  has_pending_ = true;
+}
+
 bool LineStream::ReadLogical() {
   bool joining = false;
   joined_.clear();
@@ -130,6 +138,10 @@ bool LineStream::ReadLogical() {
     } else {
       truncated_ = truncated_ || truncated;
     }
+    if (!joining && !MayBeRecord(raw)) {  // the common case: a plain line, no record to decode
+      SetPlainPending(raw, counted);
+      return true;
+    }
     ContainerRecord rec;
     const ContainerDecoder::Result r =
         MayBeRecord(raw) ? decoder_.Decode(raw, &rec) : ContainerDecoder::Result::kPlain;
@@ -145,11 +157,7 @@ bool LineStream::ReadLogical() {
         has_pending_ = true;
         return true;
       }
-      record_.format = RecordFormat::kPlain;
-      pending_ = raw;
-      pending_plain_ = last_plain_;
-      pending_one_nc_ = counted && last_plain_ && reader_->line_nc_pairs() <= 1;
-      has_pending_ = true;
+      SetPlainPending(raw, counted);
       return true;
     }
     ++diag_.container_records;

@@ -218,7 +218,8 @@ namespace {
 /// ` - Init START` to a terminal wrap.
 bool IsCut(const EventContext& ctx, const EventData& data) {
   const std::string_view b = ctx.body;
-  if (b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via")) return true;
+  if (b.empty() || (b.size() > 4 && std::memcmp(b.data() + b.size() - 4, " via", 4) == 0))
+    return true;
   if (!std::holds_alternative<Unrecognized>(data)) return false;
   const size_t comm = b.find("comm 0x");
   return comm != std::string_view::npos && comm < 40 && b.find(" nranks ") != std::string_view::npos &&

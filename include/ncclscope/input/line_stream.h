@@ -58,6 +58,9 @@ class LineStream {
  private:
   /// Reads the next logical line (records decoded and joined) into pending_/record_.
   bool ReadLogical();
+  /// A physical line that is no container record becomes pending_ as it is; `counted`: it is the
+  /// reader's current line (its "NC" count applies).
+  void SetPlainPending(std::string_view raw, bool counted);
   /// Emits the next piece of pending_ (up to an inner CR or newline) as *line.
   void EmitSegment(Line* line);
 
