@@ -2,6 +2,7 @@
 """Root-cause accuracy of an ncclscope binary on the labelled failure sets (docs/root-cause.md).
 
     python3 tests/triage/root_cause_accuracy.py build/ncclscope [--min-scenarios N] [--min-real-world N]
+                                                [--set dev|heldout|all]
 
 Sets (labels written from each run's ground truth or each thread's conclusion, never from
 ncclscope's output):
@@ -11,6 +12,10 @@ ncclscope's output):
   real-world  testdata/real-world/labels.json entries with a root_cause: public-thread excerpts;
               right when the class matches and, where the label names them, the rank is among
               the culprits and the host matches a culprit's (one contains the other).
+              `--set dev` (default) counts the entries without a "set" key, `--set heldout`
+              only those marked "set": "heldout" (failure excerpts labelled before ncclscope
+              was run on them, testdata/real-world/README.md), `--set all` both. The scenarios
+              are measured with dev and all; --set heldout prints the excerpts alone.
 Also counted: process deaths called a hang (timeout-unknown) — must be 0.
 Prints one row per case and the totals; exits 1 when a total is below its --min-* floor.
 """
@@ -76,12 +81,17 @@ def scenarios(binary):
     return rows, right, total, hangs
 
 
-def real_world(binary):
+def in_set(entry, which):
+    """dev: entries without a "set" key; heldout: "set": "heldout"; all: every entry."""
+    return which == "all" or entry.get("set", "dev") == which
+
+
+def real_world(binary, which):
     rows, right, cls_right, total, hangs = [], 0, 0, 0, 0
     labels = json.loads((TESTDATA / "real-world/labels.json").read_text())
     for e in labels:
         want = e.get("root_cause")
-        if not want:
+        if not want or not in_set(e, which):
             continue
         total += 1
         rc = analyze(binary, [TESTDATA / "real-world" / e["file"]])["root_cause"]
@@ -106,16 +116,21 @@ def main():
     p.add_argument("binary")
     p.add_argument("--min-scenarios", type=int, default=0)
     p.add_argument("--min-real-world", type=int, default=0)
+    p.add_argument("--set", choices=("dev", "heldout", "all"), default="dev",
+                   help="which real-world excerpts to measure (default: dev)")
     args = p.parse_args()
     binary = str(pathlib.Path(args.binary).resolve())
 
-    rows, s_right, s_total, s_hangs = scenarios(binary)
-    print("scenarios (testdata/corpus/*/expected-root-causes.json), per attempt:")
-    print("\n".join(rows))
-    print(f"  {s_right} of {s_total} right (class and culprit ranks); deaths called a hang: "
-          f"{s_hangs}")
-    rows, r_right, r_cls, r_total, r_hangs = real_world(binary)
-    print("real-world excerpts with a root_cause label (testdata/real-world/labels.json):")
+    s_right = s_total = s_hangs = 0
+    if args.set != "heldout":
+        rows, s_right, s_total, s_hangs = scenarios(binary)
+        print("scenarios (testdata/corpus/*/expected-root-causes.json), per attempt:")
+        print("\n".join(rows))
+        print(f"  {s_right} of {s_total} right (class and culprit ranks); deaths called a hang: "
+              f"{s_hangs}")
+    rows, r_right, r_cls, r_total, r_hangs = real_world(binary, args.set)
+    print(f"real-world excerpts with a root_cause label (testdata/real-world/labels.json, set "
+          f"{args.set}):")
     print("\n".join(rows))
     print(f"  {r_right} of {r_total} right (class and labelled rank/host); class alone {r_cls} "
           f"of {r_total}; deaths called a hang: {r_hangs}")
