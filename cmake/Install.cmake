@@ -2,6 +2,7 @@
 # distributions expect them; CPack makes a Debian package of the same tree (cpack -G DEB).
 #
 #   bin/ncclscope
+#   bin/kubectl-ncclscope (the kubectl plugin, docs/kubernetes.md: `kubectl ncclscope` finds it)
 #   share/man/man1/ncclscope.1.gz
 #   share/bash-completion/completions/ncclscope
 #   share/zsh/site-functions/_ncclscope
@@ -31,6 +32,7 @@ add_custom_target(ncclscope_share ALL
           "${_gen}/ncclscope.1.gz")
 
 install(TARGETS ncclscope RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/kubectl-ncclscope" DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(FILES "${_gen}/ncclscope.1.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 install(FILES "${_gen}/ncclscope.bash" DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions"
         RENAME ncclscope)

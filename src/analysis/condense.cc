@@ -1,12 +1,13 @@
 // CondenseInput / ReplayCondensed: the lines of an input that the job model needs, and their
 // replay. The rules for what may be dropped follow JobBuilder (src/model): see condensed.h.
 #include <algorithm>
-#include <cstring>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -120,6 +121,9 @@ struct ProcTrack {
   size_t run_size = 0;
   std::vector<uint32_t> sources_seen;  ///< Sources in which this process printed an event.
   std::vector<PendingLast> pending;    ///< Per source: its folded last event, if any.
+  /// (operation, algorithm, protocol) of the TUNING lines kept: the first line of each choice
+  /// is kept (Process::coll_algos), the repeats are folded.
+  std::set<std::string, std::less<>> algos;
 
   PendingLast* Pending(uint32_t source) {
     for (auto& p : pending) {
@@ -156,8 +160,10 @@ class Condenser {
         first_in_source = true;
       }
     }
-    const bool noise =
-        std::holds_alternative<KnownNoise>(e.data) || std::holds_alternative<CollAlgo>(e.data);
+    // TUNING lines are noise except the first of each choice of a process (Process::coll_algos).
+    const auto* algo = std::get_if<CollAlgo>(&e.data);
+    const bool noise = std::holds_alternative<KnownNoise>(e.data) ||
+                       (algo && !(proc && NewAlgo(proc, *algo)));
     if (proc && !first_in_source) {
       if (const auto* c = std::get_if<Collective>(&e.data)) {
         AddToRun(proc, *c, e);
@@ -280,6 +286,15 @@ class Condenser {
     proc->run_size = n + 1;
   }
 
+  /// True the first time this process reports this (operation, algorithm, protocol).
+  bool NewAlgo(ProcTrack* proc, const CollAlgo& a) {
+    algo_key_.clear();
+    algo_key_.append(a.op).append(1, ' ').append(a.algo).append(1, '/').append(a.proto);
+    if (proc->algos.find(std::string_view(algo_key_)) != proc->algos.end()) return false;
+    proc->algos.emplace(algo_key_);
+    return true;
+  }
+
   void FlushRun(ProcTrack* proc) {
     for (size_t i = 0; i < proc->run_size; ++i) out_->lines.push_back(proc->run[i].line.Take());
     proc->run_size = 0;
@@ -310,6 +325,7 @@ class Condenser {
 
   CondensedInput* out_;
   std::deque<ProcTrack> tracks_;  ///< Stable addresses.
+  std::string algo_key_;          ///< NewAlgo's buffer.
   std::unordered_map<uint64_t, std::vector<ProcTrack*>> by_key_;
   std::array<CacheSlot, kCacheSize> cache_{};
   std::vector<std::array<uint64_t, kEventTypes>> folded_;  ///< source → type index → count

@@ -18,9 +18,9 @@
 namespace ncclscope::cli {
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"analyze", "events",    "ranks", "timeline",
-                                             "rules",   "explain",   "topo",  "bench",
-                                             "summarize", "merge",   "completion"};
+constexpr std::string_view kSubcommands[] = {
+    "analyze", "events",  "ranks", "timeline", "rules",       "explain",   "topo",
+    "bench",   "summarize", "merge", "diff",   "kube-status", "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -63,6 +63,34 @@ void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
   cmd->add_option("-j,--jobs", o->jobs,
                   "Threads reading several inputs in parallel (default: one per core)");
   DescribeReport(cmd, o);
+}
+
+void DescribeDiff(CLI::App* cmd, DiffCommandOptions* o) {
+  cmd->add_option("before", o->before,
+                  "The run that worked: log file, directory, JSON report "
+                  "or summary file")
+      ->required();
+  cmd->add_option("after", o->after, "The run to check, in any of the same forms")->required();
+  cmd->add_option("-f,--format", o->format, "Output format: text|markdown|json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  cmd->add_option("-o,--output", o->output, "Write the diff to FILE instead of stdout");
+  cmd->add_option("--color", o->color, "Colour: auto|always|never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--fail-on", o->fail_on,
+                  "Exit 1 on: regression (slower links, new warnings/errors, busbw drop; the "
+                  "default), change (also any other difference but versions), any, never")
+      ->check(CLI::IsMember({"regression", "change", "any", "never"}));
+  cmd->add_option("--busbw-tolerance", o->busbw_tolerance_percent,
+                  "nccl-tests bus bandwidth change (percent) below which it is not reported")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--policy", o->policy, "JSON policy (docs/policy.md) applied to both runs");
+  cmd->add_option("--topo", o->topo, "`nvidia-smi topo -m` output of the nodes, for both runs");
+  cmd->add_option("--slow-init", o->slow_init_seconds, "slow-init threshold in seconds");
+  cmd->add_option("-j,--jobs", o->jobs, "Threads reading inputs (default: one per core)");
+  cmd->add_flag("-q,--quiet", o->quiet, "No notes on stderr");
+  cmd->footer(
+      "Exit codes: 0 nothing --fail-on counts; 1 a regression (or what --fail-on names); 2 "
+      "usage error or a run that cannot be read or holds nothing to compare.");
 }
 
 /// Inserts "analyze" when the first argument is not a subcommand (ncclscope FILE, ncclscope -f
@@ -171,6 +199,9 @@ int Main(int argc, char** argv) {
   su->add_option("inputs", summarize.inputs, "Log files, directories or - for stdin");
   su->add_option("-o,--output", summarize.output, "Write the summary to FILE instead of stdout");
   su->add_option("-j,--jobs", summarize.jobs, "Threads reading inputs (default: one per core)");
+  su->add_option("--shard", summarize.shard,
+                 "K/N: only the K-th (0-based) of N contiguous parts of the inputs, for N "
+                 "workers; merge the N summaries in shard order");
 
   AnalyzeCommandOptions merge;
   auto* me = app.add_subcommand(
@@ -232,6 +263,30 @@ int Main(int argc, char** argv) {
   bn->add_option("--log", bench.log, "NCCL log of the same run: expected class from its links");
   bn->add_option("-f,--format", bench.format, "text|json")->check(CLI::IsMember({"text", "json"}));
 
+  DiffCommandOptions diff;
+  DescribeDiff(app.add_subcommand("diff",
+                                  "Compare two runs (logs, directories, JSON reports or "
+                                  "summaries): what changed, and whether it got worse"),
+               &diff);
+
+  KubeStatusCommandOptions kube;
+  auto* ks =
+      app.add_subcommand("kube-status",
+                         "Pod state from `kubectl get pods/events -o json` as log lines to analyse "
+                         "beside the pods' logs (used by kubectl-ncclscope)");
+  ks->add_option("pods", kube.pods, "`kubectl get pods -o json` output");
+  ks->add_option("events", kube.events, "`kubectl get events -o json` outputs");
+  ks->add_option("-c,--container", kube.container, "Only this container of each pod");
+  ks->add_option("--target", kube.target,
+                 "The workload (KIND/NAME, e.g. job/train): its Warning events too");
+  ks->add_option("-o,--output", kube.output, "Write to FILE instead of stdout");
+  ks->add_option("--split", kube.split_dir,
+                 "Write one file per container, DIR/POD.CONTAINER.status, and DIR/cluster.events");
+  ks->add_flag("--list", kube.list, "Print POD<TAB>CONTAINER<TAB>NODE per container instead");
+  ks->add_option("--selector-of", kube.selector_of,
+                 "Print the pod label selector of a workload (`kubectl get job/NAME -o json` "
+                 "output) instead");
+
   std::string shell;
   auto* co = app.add_subcommand(
       "completion", "Print the shell completion script for bash, zsh or fish (see ncclscope(1))");
@@ -261,6 +316,8 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("bench")) return RunBench(bench, std::cout, std::cerr);
   if (app.got_subcommand("summarize")) return RunSummarize(summarize, std::cout, std::cerr);
   if (app.got_subcommand("merge")) return RunMerge(merge, std::cout, std::cerr);
+  if (app.got_subcommand("diff")) return RunDiffCommand(diff, std::cout, std::cerr);
+  if (app.got_subcommand("kube-status")) return RunKubeStatus(kube, std::cout, std::cerr);
   if (app.got_subcommand("completion")) {
     std::cout << CompletionScript(DescribeCli(app, "analyze"), shell);
     return kExitOk;

@@ -1,5 +1,6 @@
 // `ncclscope summarize` (condensed inputs → summary file) and `ncclscope merge` (summary files →
 // the analyze report of the original inputs).
+#include "ncclscope/analysis/shard.h"
 #include "ncclscope/analysis/summary_file.h"
 #include "ncclscope/cli/commands.h"
 #include "ncclscope/cli/output.h"
@@ -9,6 +10,18 @@ namespace ncclscope::cli {
 
 int RunSummarize(const SummarizeCommandOptions& opts, std::ostream& out, std::ostream& err) {
   ExpandedInputs inputs = ExpandInputs(opts.inputs);
+  if (!opts.shard.empty()) {
+    Shard shard;
+    Status s = ParseShard(opts.shard, &shard);
+    if (!s.ok()) {
+      err << "ncclscope: " << s.message() << "\n";
+      return kExitUsage;
+    }
+    inputs.inputs = ShardInputs(inputs.inputs, shard);
+    // Paths that could not be expanded belong to no shard's inputs: the first shard reports
+    // them, so that the merged report has them once.
+    if (shard.index != 0) inputs.problems.clear();
+  }
   CondensedSet set;
   set.problems = inputs.problems;
   set.inputs.reserve(inputs.inputs.size());

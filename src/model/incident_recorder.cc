@@ -229,24 +229,30 @@ Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
   }
   ++n;
   incident.evidence = LineEvidence(ctx);
-  std::string_view own =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
-  std::optional<LogTime> lt = own.empty() ? std::nullopt : ParseLogTime(own);
-  if (lt && (lt->has_date() || src.last_date)) {
-    incident.time = lt->has_date() ? lt->Key() : KeyWithDate(*lt, *src.last_date);
-    LogTime shown = *lt;
-    if (!lt->has_date()) {
-      shown.year = src.last_date->year;
-      shown.month = src.last_date->month;
-      shown.day = src.last_date->day;
-    }
-    incident.stamp = shown;
-  } else if (src.last_key) {
+  if (!StampOwnTime(ctx, src, &incident) && src.last_key) {
     incident.time = src.last_key;
     incident.time_inherited = true;
   }
   log.incidents.push_back(std::move(incident));
   return &log.incidents.back();
+}
+
+bool IncidentRecorder::StampOwnTime(const EventContext& ctx, const SourceState& src,
+                                    Incident* incident) {
+  std::string_view own =
+      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  std::optional<LogTime> lt = own.empty() ? std::nullopt : ParseLogTime(own);
+  if (!lt || !(lt->has_date() || src.last_date)) return false;
+  incident->time = lt->has_date() ? lt->Key() : KeyWithDate(*lt, *src.last_date);
+  incident->time_inherited = false;
+  LogTime shown = *lt;
+  if (!lt->has_date()) {
+    shown.year = src.last_date->year;
+    shown.month = src.last_date->month;
+    shown.day = src.last_date->day;
+  }
+  incident->stamp = shown;
+  return true;
 }
 
 void IncidentRecorder::Add(const Event& event, Job* job) {
@@ -408,16 +414,24 @@ void IncidentRecorder::Add(const Event& event, Job* job) {
     return;
   }
   if (const auto* x = std::get_if<ProcessExit>(&d)) {
-    // Kubernetes prints Reason and Exit Code on neighbouring lines: one exit.
+    // Kubernetes prints Reason and Exit Code on neighbouring lines: one exit. A pod's own reason
+    // (`Reason: Evicted` above its containers) waits for the first container's state, a few
+    // lines on (Message, Containers:, the container's name, State:), and keeps its reason.
     if (x->reporter == ExitReporter::kKubernetes && src.pending_exit >= 0 &&
-        ctx.line <= src.pending_line + 3) {
+        job->incidents.incidents[src.pending_exit].reporter == ExitReporter::kKubernetes) {
       Incident& prev = job->incidents.incidents[src.pending_exit];
-      if (x->exit_code) prev.exit_code = x->exit_code;
-      if (x->signal > 0 && prev.signal == 0) prev.signal = x->signal;
-      if (!x->reason.empty()) prev.message = std::string(x->reason);
-      prev.oom = prev.oom || x->oom;
-      src.pending_exit = -1;
-      return;
+      const uint64_t window = prev.exit_code ? 3 : kPodReasonWindow;
+      if (ctx.line <= src.pending_line + window && !(prev.exit_code && x->exit_code)) {
+        if (x->exit_code) prev.exit_code = x->exit_code;
+        if (x->signal > 0 && prev.signal == 0) prev.signal = x->signal;
+        if (!x->reason.empty() && prev.message.empty()) prev.message = std::string(x->reason);
+        prev.oom = prev.oom || x->oom;
+        // The pod's reason has no time of its own; its container's state has one.
+        if (prev.time_inherited || !prev.time) StampOwnTime(ctx, src, &prev);
+        src.pending_line = ctx.line;
+        if (prev.exit_code) src.pending_exit = -1;
+        return;
+      }
     }
     Incident i = base;
     i.kind = IncidentKind::kExit;
@@ -688,6 +702,25 @@ void IncidentRecorder::Finish(Job* job) const {
     } else if (by_rank != nullptr && i.pid <= 0) {
       i.pid = by_rank->pid;
       if (i.host.empty()) i.host = by_rank->host;
+    }
+    if (i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kKubernetes &&
+        i.rank < 0 && i.pid <= 0) {
+      // `kubectl describe` lines name no process: they follow the pod's own log under its
+      // `kubectl logs --prefix` tag (one source per container). A container that ran one NCCL
+      // process in this attempt is that process; with several the pod is all that is known.
+      const ProcessInstance* only = nullptr;
+      int count = 0;
+      for (const ProcessInstance& p : log.instances) {
+        if (p.attempt == i.attempt && p.first.source == i.evidence.source) {
+          only = &p;
+          ++count;
+        }
+      }
+      if (count == 1) {
+        i.rank = only->rank;
+        i.pid = only->pid;
+        i.host = only->host;
+      }
     }
     if (i.rank < 0 && i.local_rank >= 0) {
       // One node (every process on one host), or no NCCL process in the input to say

@@ -78,6 +78,10 @@ class IncidentRecorder {
   void TrackTime(const EventContext& ctx, SourceState* src);
   int Remember(const InstanceKey& key, int instance);
   Incident* Push(Incident incident, const EventContext& ctx, const SourceState& src, Job* job);
+  /// Sets the incident's time from the line's own timestamp; false when it has none.
+  static bool StampOwnTime(const EventContext& ctx, const SourceState& src, Incident* incident);
+  /// Lines from a pod's `Reason:` to its first container's state in `kubectl describe pod`.
+  static constexpr uint64_t kPodReasonWindow = 8;
 
   std::vector<SourceState> sources_;
   std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).

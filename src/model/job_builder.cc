@@ -381,7 +381,16 @@ struct Folder {
   void operator()(const Collective& e) {
     if (proc >= 0) OnCollective(job, st, proc, e);
   }
-  void operator()(const CollAlgo&) {}
+  void operator()(const CollAlgo& e) {
+    Process* p = P();
+    if (!p || e.op.empty()) return;
+    std::string key(e.op);
+    key += ' ';
+    key += e.algo;
+    key += '/';
+    key += e.proto;
+    if (!p->coll_algos.contains(key)) p->coll_algos.insert(std::move(key));
+  }
   void operator()(const Warning& e) { AddWarning(job, st, proc, ctx, e); }
   void operator()(const ErrorTrail& e) {
     if (proc < 0) return;

@@ -2,6 +2,9 @@
 //       State:          Terminated
 //         Reason:       OOMKilled
 //         Exit Code:    137
+// and the pod's own reason, printed unindented above its containers:
+//   Status:           Failed
+//   Reason:           Evicted
 #include <string_view>
 
 #include "ncclscope/base/signals.h"
@@ -11,8 +14,30 @@
 
 namespace ncclscope::parse_internal {
 
+namespace {
+
+/// A failed pod's own status reason: evicted by the kubelet, past the Job's deadline, stopped
+/// by the node's graceful shutdown, lost with its node.
+bool IsPodEndReason(std::string_view reason) {
+  return reason == "Evicted" || reason == "DeadlineExceeded" || reason == "Terminated" ||
+         reason == "NodeLost";
+}
+
+}  // namespace
+
 bool ParseKubernetes(std::string_view line, EventData* data) {
-  if (line.empty() || line.front() != ' ') return false;
+  if (line.empty()) return false;
+  if (line.front() != ' ') {
+    // Unindented: only the pod's own `Reason:` (the container fields are indented).
+    if (!StartsWith(line, "Reason:")) return false;
+    std::string_view reason = Trim(line.substr(7));
+    if (!IsPodEndReason(reason)) return false;
+    ProcessExit e;
+    e.reporter = ExitReporter::kKubernetes;
+    e.reason = reason;
+    *data = e;
+    return true;
+  }
   std::string_view t = Trim(line);
   if (StartsWith(t, "Reason:")) {
     std::string_view reason = Trim(t.substr(7));

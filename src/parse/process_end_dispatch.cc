@@ -95,6 +95,9 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
     case '[':
       if (ParseDeepSpeed(msg, data) || ParseCaughtSignal(msg, data)) return true;
       break;
+    case 'R':  // `kubectl describe pod`: the pod's own "Reason:   Evicted"
+      if (ParseKubernetes(msg, data)) return true;
+      break;
     default:
       break;
   }

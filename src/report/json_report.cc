@@ -75,6 +75,40 @@ json TimelineJson(const Job& job) {
   return arr;
 }
 
+/// Links per class name, as an object (keys in byte order); empty when `counts` is null.
+void WriteClassCounts(JsonStream* js, const std::map<TransportClass, int>* counts) {
+  js->BeginObject();
+  if (counts) {
+    std::vector<std::pair<std::string_view, int>> named;  // by class name, as JSON keys sort
+    for (const auto& [cls, n] : *counts) named.emplace_back(TransportClassName(cls), n);
+    std::sort(named.begin(), named.end());
+    for (const auto& [name, n] : named) {
+      js->Key(name);
+      js->Int(n);
+    }
+  }
+  js->EndObject();
+}
+
+/// "N coll channels, ..." of the communicator, or null when no rank printed it.
+void WriteChannelCounts(JsonStream* js, const std::optional<ChannelCounts>& cc) {
+  if (!cc) {
+    js->Null();
+    return;
+  }
+  js->BeginObject();
+  js->Key("coll");
+  js->IntOrNull(cc->coll);
+  js->Key("collnet");
+  js->IntOrNull(cc->collnet);
+  js->Key("nvls");
+  js->IntOrNull(cc->nvls);
+  js->Key("p2p");
+  js->IntOrNull(cc->p2p);
+  js->Key("p2p_per_peer");
+  js->IntOrNull(cc->p2p_per_peer);
+  js->EndObject();
+}
 
 /// One communicator, keys in byte order (the order a JSON document would print them in).
 void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const CommLinkSummary* s) {
@@ -99,6 +133,13 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
   js->String(c.api);
   js->Key("bottleneck");
   js->StringOrNull(s && s->bottleneck ? TransportClassName(*s->bottleneck) : "");
+  js->Key("channel_counts");
+  WriteChannelCounts(js, c.channel_counts);
+  js->Key("global_ranks");
+  js->BeginArray();
+  const int index = static_cast<int>(&c - job.comms.data());
+  for (int r = 0; r < c.nranks; ++r) js->Int(GlobalRank(job, index, r));
+  js->EndArray();
   js->Key("graph_type");
   js->StringOrNull(c.graph_intra_type.empty() ? std::string()
                                               : c.graph_intra_type + "/" + c.graph_inter_type);
@@ -111,23 +152,17 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
   js->Key("init_complete");
   js->Bool(all_complete && missing.empty());
   if (s) {
+    js->Key("inter_node_link_counts");
+    WriteClassCounts(js, &s->inter_by_class);
     js->Key("inter_node_links");
     js->Int(s->inter);
+    js->Key("intra_node_link_counts");
+    WriteClassCounts(js, &s->intra_by_class);
     js->Key("intra_node_links");
     js->Int(s->intra);
   }
   js->Key("link_counts");
-  js->BeginObject();
-  if (s) {
-    std::vector<std::pair<std::string_view, int>> counts;  // by class name, as JSON keys sort
-    for (const auto& [cls, n] : s->by_class) counts.emplace_back(TransportClassName(cls), n);
-    std::sort(counts.begin(), counts.end());
-    for (const auto& [name, n] : counts) {
-      js->Key(name);
-      js->Int(n);
-    }
-  }
-  js->EndObject();
+  WriteClassCounts(js, s ? &s->by_class : nullptr);
   js->Key("local_ranks");
   js->IntOrNull(c.local_ranks);
   js->Key("nchannels");
@@ -136,6 +171,10 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
   js->IntOrNull(c.nnodes);
   js->Key("nranks");
   js->Int(c.nranks);
+  if (s) {
+    js->Key("p2p_path_unknown_links");
+    js->Int(s->p2p_path_unknown);
+  }
   js->Key("parent");
   js->StringOrNull(c.parent_id);
   js->Key("ranks_incomplete");
@@ -434,6 +473,7 @@ json ReportDocument(const ReportInput& in) {
               {"inputs", std::move(inputs)},
               {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
+              {"configuration", JsonConfiguration(job)},
               {"hosts", std::move(hosts)},
               {"watchdog", JsonWatchdog(job)},
               {"findings", std::move(findings)},

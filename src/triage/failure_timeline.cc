@@ -43,6 +43,11 @@ std::string Summary(const Incident& i) {
                       : i.exit_code ? fmt::format("exited with code {}", *i.exit_code)
                                     : std::string("ended");
       if (i.oom) s += " (OOM)";
+      // Kubernetes' reason when it says more than the code: "Evicted", "DeadlineExceeded".
+      if (i.reporter == ExitReporter::kKubernetes && !i.message.empty() && !i.oom &&
+          i.message != "Error") {
+        s += fmt::format(" ({})", i.message);
+      }
       s += fmt::format(" [{}{}]", ReporterName(i.reporter), i.from_table ? " summary" : "");
       if (!i.type.empty() && i.from_table) s += ": " + i.type + ": " + i.message;
       return s;

@@ -130,6 +130,19 @@ constexpr uint64_t kWhatLineSpan = 2;
 /// A failure without rank or pid this close to a ranked one is one of the ranked ranks'.
 constexpr int64_t kRanklessNearNanos = int64_t{2} * 1000000000;
 
+/// What a pod's own status reason (`kubectl describe pod`'s unindented `Reason:`) says ended
+/// it; empty for other exits.
+std::string_view PodEndText(const Incident& i) {
+  if (i.kind != IncidentKind::kExit || i.reporter != ExitReporter::kKubernetes) return {};
+  if (i.message == "Evicted") return "its pod was evicted by the kubelet (node resource pressure)";
+  if (i.message == "DeadlineExceeded") {
+    return "its pod was stopped by Kubernetes (the Job's activeDeadlineSeconds passed)";
+  }
+  if (i.message == "Terminated") return "its pod was terminated by the node's shutdown";
+  if (i.message == "NodeLost") return "its pod was lost with its node";
+  return {};
+}
+
 /// Classifies a failure from its lines; fills cls, what, signal.
 void Classify(RankFailure* f) {
   const Incident* exception = nullptr;
@@ -154,12 +167,14 @@ void Classify(RankFailure* f) {
   f->signal = exit ? exit->signal : 0;
   bool oom = false;
   std::string oom_by;
+  std::string_view pod_end;
   for (const Incident* i : f->lines) {
     if (i->kind == IncidentKind::kExit && i->oom) {
       oom = true;
       if (i->reporter == ExitReporter::kKernel) oom_by = "the kernel's OOM killer";
       if (oom_by.empty()) oom_by = "the OOM killer";
     }
+    if (pod_end.empty()) pod_end = PodEndText(*i);
   }
   if (exception != nullptr && !exception->type.empty()) {
     f->cls = ClassOfException(exception->type, exception->message);
@@ -184,6 +199,8 @@ void Classify(RankFailure* f) {
     if (oom || Contains(exit->message, "OOM") || Contains(exit->message, "Out Of Memory")) {
       f->what += fmt::format(": out of host memory ({})",
                              oom_by.empty() ? std::string("the OOM killer") : oom_by);
+    } else if (!pod_end.empty()) {
+      f->what += fmt::format(": {}", pod_end);
     } else if (!SignalMeaning(s).empty()) {
       f->detail = std::string(SignalMeaning(s));
     }
@@ -193,6 +210,13 @@ void Classify(RankFailure* f) {
     f->cls = CauseClass::kCrashSignal;
     f->what = fmt::format("aborted by an uncaught C++ exception {}", terminate->type);
     if (!terminate->message.empty()) f->what += ": " + Headline(terminate->message);
+    return;
+  }
+  if (!pod_end.empty()) {
+    f->cls = CauseClass::kProcessKilled;
+    f->what = exit != nullptr && exit->exit_code
+                  ? fmt::format("exited with code {}: {}", *exit->exit_code, pod_end)
+                  : fmt::format("ended: {}", pod_end);
     return;
   }
   if (exit != nullptr && exit->exit_code) {
@@ -293,6 +317,52 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   }
 }
 
+bool IsOomExit(const Incident* i) { return i->kind == IncidentKind::kExit && i->oom; }
+
+/// The kernel's OOM kill of a pid that is no NCCL process of the input (a container's pid seen
+/// from the node: `kubectl get events`' OOMKilling, the node's dmesg) at the moment a known
+/// rank was OOM-killed (Kubernetes' OOMKilled, a launcher's SIGKILL with an OOM note) is that
+/// rank's kill: its lines join that rank's failure instead of naming a second culprit.
+void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups) {
+  auto known_pid = [&](int64_t pid) {
+    for (const ProcessInstance* p : view.processes) {
+      if (static_cast<int64_t>(p->pid) == pid) return true;
+    }
+    return false;
+  };
+  auto kernel_only = [](const RankFailure& g) {
+    for (const Incident* i : g.lines) {
+      if (!IsOomExit(i) || i->reporter != ExitReporter::kKernel) return false;
+    }
+    return !g.lines.empty();
+  };
+  std::vector<bool> merged(groups->size(), false);
+  for (size_t n = 0; n < groups->size(); ++n) {
+    RankFailure& g = (*groups)[n];
+    if (g.rank >= 0 || g.pid <= 0 || known_pid(g.pid) || !kernel_only(g)) continue;
+    if (!g.first->time) continue;
+    for (size_t m = 0; m < groups->size(); ++m) {
+      RankFailure& h = (*groups)[m];
+      if (m == n || merged[m] || (h.rank < 0 && !known_pid(h.pid))) continue;
+      const auto oom = std::find_if(h.lines.begin(), h.lines.end(), [&](const Incident* i) {
+        return IsOomExit(i) && i->reporter != ExitReporter::kKernel && i->time &&
+               std::abs(*i->time - *g.first->time) <= kRanklessNearNanos;
+      });
+      if (oom == h.lines.end()) continue;
+      h.lines.insert(h.lines.end(), g.lines.begin(), g.lines.end());
+      std::stable_sort(h.lines.begin(), h.lines.end(), &AttemptView::Before);
+      if (AttemptView::Before(g.first, h.first)) h.first = g.first;
+      merged[n] = true;
+      break;
+    }
+  }
+  std::vector<RankFailure> kept;
+  for (size_t n = 0; n < groups->size(); ++n) {
+    if (!merged[n]) kept.push_back(std::move((*groups)[n]));
+  }
+  *groups = std::move(kept);
+}
+
 /// A traceback printed before PyTorch prefixes lines with `[rankN]:` (a failing
 /// init_process_group) names no rank; the launcher's exit lines do. Each rankless, pidless
 /// failure at the same moment as ranked ones that are not fallout belongs to one of them: a
@@ -361,9 +431,11 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     f.table_root_cause = f.table_root_cause || i.table_root_cause;
     f.lines.push_back(&i);
   }
+  std::vector<RankFailure> groups;
+  for (int64_t key : order) groups.push_back(std::move(by_key[key]));
+  MergeNodeOomKills(view, &groups);
   std::vector<RankFailure> out;
-  for (int64_t key : order) {
-    RankFailure f = std::move(by_key[key]);
+  for (RankFailure& f : groups) {
     if (const ProcessInstance* p = view.ProcessOfRank(f.rank)) {
       if (f.host.empty() || f.host == "localhost") f.host = p->host;
       if (f.pid <= 0) f.pid = p->pid;

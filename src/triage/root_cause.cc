@@ -92,6 +92,12 @@ bool IsDeath(CauseClass c) {
 }
 
 std::string SignalFallout(const Incident& i) {
+  if (i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kKubernetes &&
+      (i.message == "Evicted" || i.message == "DeadlineExceeded" || i.message == "Terminated" ||
+       i.message == "NodeLost")) {
+    return i.signal > 0 ? fmt::format("ended by signal {} (its pod: {})", i.signal, i.message)
+                        : fmt::format("ended (its pod: {})", i.message);
+  }
   if (i.kind == IncidentKind::kExit) {
     if (i.signal == 15) return "was stopped by the launcher (SIGTERM)";
     if (i.signal > 0) return fmt::format("ended by signal {}", i.signal);

@@ -13,3 +13,12 @@ while read -r input; do
   "$bin" analyze --format text --color never --fail-on never "$input" > "golden/$name.txt" || true
 done < golden/inputs.txt
 echo "updated $(wc -l < golden/inputs.txt) inputs in testdata/golden"
+
+# `ncclscope diff` of corpus pairs (after the reports above: report_vs_log reads one of them).
+while read -r name before after; do
+  [ -n "$name" ] || continue
+  "$bin" diff --color never "$before" "$after" > "golden/diff/$name.txt" || true
+  "$bin" diff -f json "$before" "$after" > "golden/diff/$name.json" || true
+  "$bin" diff -f markdown "$before" "$after" > "golden/diff/$name.md" || true
+done < golden/diff/cases.txt
+echo "updated $(wc -l < golden/diff/cases.txt) diff cases in testdata/golden/diff"

@@ -26,7 +26,7 @@ for dep in libc6 libstdc++6 libre2 libfmt zlib1g; do
   grep -q "^Depends:.*$dep" "$work/fields" || { echo "Depends lacks $dep"; fail=1; }
 done
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/files"
-for f in ./usr/bin/ncclscope ./usr/share/man/man1/ncclscope.1.gz \
+for f in ./usr/bin/ncclscope ./usr/bin/kubectl-ncclscope ./usr/share/man/man1/ncclscope.1.gz \
   ./usr/share/bash-completion/completions/ncclscope ./usr/share/zsh/site-functions/_ncclscope \
   ./usr/share/fish/vendor_completions.d/ncclscope.fish ./usr/share/doc/ncclscope/README.md \
   ./usr/share/doc/ncclscope/LICENSE; do

@@ -37,6 +37,15 @@ rc=$?
 [ "$rc" -eq 1 ] || { echo "installed binary: exit $rc on a socket-fallback log, want 1"; fail=1; }
 grep -q "socket-fallback" "$prefix/report.txt" || { echo "installed binary: no socket-fallback finding"; fail=1; }
 
+# The kubectl plugin (docs/kubernetes.md) is installed next to the binary and finds it there.
+[ -x "$prefix/bin/kubectl-ncclscope" ] || { echo "bin/kubectl-ncclscope is not installed"; fail=1; }
+env -u NCCLSCOPE "$prefix/bin/kubectl-ncclscope" --help 2>&1 | grep -q "Usage: kubectl ncclscope" ||
+  { echo "installed kubectl-ncclscope --help does not run"; fail=1; }
+mkdir "$prefix/fake" && ln -s "$source/testdata/kube/fake-kubectl" "$prefix/fake/kubectl"
+PATH="$prefix/fake:/usr/bin:/bin" env -u NCCLSCOPE -u KUBECTL "$prefix/bin/kubectl-ncclscope" \
+  train-0 -n ml --no-status -q -- --color never 2>&1 | grep -q "input <stdin>\[pod/train-0/trainer\]" ||
+  { echo "installed kubectl-ncclscope does not analyse with the ncclscope next to it"; fail=1; }
+
 if command -v man >/dev/null 2>&1; then
   MANWIDTH=80 man -M "$prefix/share/man" ncclscope 2>/dev/null | grep -q "EXIT STATUS" ||
     { echo "man -M PREFIX/share/man ncclscope does not show the page"; fail=1; }

@@ -3,7 +3,8 @@
 // the same Job as parsing the whole input (docs/performance.md "Condensed inputs" says why each
 // dropped line cannot change the model).
 //
-// Dropped ("folded") lines: KnownNoise and CollAlgo events, and COLL lines (Collective) that are
+// Dropped ("folded") lines: KnownNoise events, CollAlgo events that repeat an (operation,
+// algorithm, protocol) choice the process already reported, and COLL lines (Collective) that are
 // not the last touch of their communicator within a run of COLL lines of the same process (a
 // COLL line only moves its communicator to the front of the process's activity order). Each
 // folded event is counted per source and type, so event statistics stay exact. Kept anyway: the

@@ -41,6 +41,10 @@ int RunSummarize(const SummarizeCommandOptions& opts, std::ostream& out, std::os
 /// `merge SUMMARY... [analyze options]`: the analyze report of the summarised inputs; opts.inputs
 /// are the summary files.
 int RunMerge(const AnalyzeCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `kube-status PODS_JSON [EVENTS_JSON...]`: exit 2 when a file cannot be read or parsed.
+int RunKubeStatus(const KubeStatusCommandOptions& opts, std::ostream& out, std::ostream& err);
+/// `diff BEFORE AFTER`: exit 1 when the diff holds what --fail-on counts, 2 on bad input.
+int RunDiffCommand(const DiffCommandOptions& opts, std::ostream& out, std::ostream& err);
 
 }  // namespace ncclscope::cli
 

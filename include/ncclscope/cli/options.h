@@ -37,6 +37,35 @@ struct SummarizeCommandOptions {
   std::vector<std::string> inputs;
   std::string output;  ///< -o FILE; empty or "-" = stdout.
   unsigned jobs = 0;
+  std::string shard;  ///< "K/N": only the K-th of N contiguous ranges of the inputs.
+};
+
+/// `diff BEFORE AFTER`: two runs compared (docs/diff.md).
+struct DiffCommandOptions {
+  std::string before;
+  std::string after;
+  std::string format = "text";         ///< text|markdown|json
+  std::string output;                  ///< -o FILE; empty = stdout.
+  std::string color = "auto";          ///< auto|always|never
+  std::string fail_on = "regression";  ///< regression|change|any|never
+  double busbw_tolerance_percent = 10.0;
+  std::string policy;  ///< Applied to both runs' analysed logs.
+  std::string topo;    ///< `nvidia-smi topo -m` of the nodes, for both runs.
+  double slow_init_seconds = 10.0;
+  unsigned jobs = 0;
+  bool quiet = false;
+};
+
+/// `kube-status PODS_JSON [EVENTS_JSON...]`: pod state as log lines (docs/kubernetes.md).
+struct KubeStatusCommandOptions {
+  std::string pods;                 ///< `kubectl get pods -o json` output
+  std::vector<std::string> events;  ///< `kubectl get events -o json` outputs
+  std::string container;            ///< Only this container of each pod.
+  std::string target;               ///< KIND/NAME of the workload ("job/train"): its events too.
+  std::string output;               ///< -o FILE; empty = stdout.
+  std::string split_dir;            ///< One file per container (POD.CONTAINER.status).
+  bool list = false;                ///< Print "POD<TAB>CONTAINER" per container instead.
+  std::string selector_of;          ///< Print the pod selector of this workload JSON instead.
 };
 
 struct EventsCommandOptions {

@@ -99,7 +99,10 @@ struct Process {
   Evidence gdr_evidence;  ///< First GDR line.
   std::optional<BootstrapTimings> bootstrap_timings;
   Evidence bootstrap_timings_evidence;
-  std::set<int> cuda_devs;       ///< cudaDev of the ranks this process drives.
+  std::set<int> cuda_devs;  ///< cudaDev of the ranks this process drives.
+  /// "AllReduce RING/SIMPLE": the (operation, algorithm, protocol) choices this process's TUNING
+  /// lines reported ("AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE ...").
+  std::set<std::string> coll_algos;
   Evidence first_line;           ///< First NCCL line.
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.

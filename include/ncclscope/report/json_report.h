@@ -14,6 +14,9 @@ inline constexpr int kJsonSchemaVersion = 1;
 nlohmann::json JsonReport(const ReportInput& in);
 /// Individual parts, reused by other writers (summaries, HTML).
 nlohmann::json JsonFinding(const Job& job, const Finding& f);
+/// The "configuration" object: versions, settings, interfaces, NICs, plugins, algorithms, each
+/// value with the number of processes that reported it (JobConfiguration).
+nlohmann::json JsonConfiguration(const Job& job);
 
 /// JsonReport(in) printed with two-space indentation; links are streamed, not built as a tree.
 void WriteJsonReport(const ReportInput& in, const ReportOptions& opts, std::ostream& out);
