@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include "ncclscope/base/ascii.h"
+
 namespace ncclscope {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using ascii::IsDigit;
+using ascii::IsHex;
 
 }  // namespace
 
@@ -22,7 +23,7 @@ std::string LineShape(std::string_view text) {
       i += 2;
       while (i < text.size() && IsHex(text[i])) ++i;
       out += "0x…";
-    } else if (IsDigit(c) && i > 0 && IsLetter(text[i - 1])) {
+    } else if (IsDigit(c) && i > 0 && ascii::IsAlpha(text[i - 1])) {
       // Digits inside a word are part of it (p2p, mlx5, sm90), not a value.
       while (i < text.size() && IsDigit(text[i]) && out.size() < kMax) out += text[i++];
     } else if (IsDigit(c)) {

@@ -93,12 +93,21 @@ bool NeedsNoSplit(std::string_view s) {
 
 }  // namespace
 
+void LineStream::SetPlainPending(std::string_view raw, bool counted) {
+  record_.format = RecordFormat::kPlain;
+  pending_ = raw;
+  pending_plain_ = last_plain_;
+  pending_one_nc_ = counted && last_plain_ && reader_->line_nc_pairs() <= 1;
+  has_pending_ = true;
+}
+
 bool LineStream::ReadLogical() {
   bool joining = false;
   joined_.clear();
   for (;;) {
     std::string_view raw;
     bool truncated = false;
+    bool counted = false;  // raw is the reader's line, whose "NC" pairs were counted
     if (has_deferred_) {
       raw = deferred_view_;
       truncated = deferred_truncated_;
@@ -121,12 +130,17 @@ bool LineStream::ReadLogical() {
         if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
       }
       last_plain_ = reader_->line_is_plain();
+      counted = true;
     }
     if (!joining) {
       number_ = reader_->lines_read();
       truncated_ = truncated;
     } else {
       truncated_ = truncated_ || truncated;
+    }
+    if (!joining && !MayBeRecord(raw)) {  // the common case: a plain line, no record to decode
+      SetPlainPending(raw, counted);
+      return true;
     }
     ContainerRecord rec;
     const ContainerDecoder::Result r =
@@ -143,10 +157,7 @@ bool LineStream::ReadLogical() {
         has_pending_ = true;
         return true;
       }
-      record_.format = RecordFormat::kPlain;
-      pending_ = raw;
-      pending_plain_ = last_plain_;
-      has_pending_ = true;
+      SetPlainPending(raw, counted);
       return true;
     }
     ++diag_.container_records;
@@ -211,6 +222,10 @@ void LineStream::EmitSegment(Line* line) {
   line->number = number_;
   line->source = source_index_;
   line->truncated = truncated_;
+  // Only a plain physical line taken whole was counted (a record's text, a joined or split
+  // line were not).
+  line->nc_at_most_once = pending_one_nc_ && record_.format == RecordFormat::kPlain;
+  pending_one_nc_ = false;
 }
 
 bool LineStream::Next(Line* line) {

@@ -12,13 +12,15 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ncclscope/base/ascii.h"
 #include "ncclscope/input/line.h"
 
 namespace ncclscope::prefix_internal {
 
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+using ascii::IsAlpha;
+using ascii::IsDigit;
+using ascii::IsHex;
+using ascii::IsLower;
 
 /// True if `s` starts with NCCL's own head `host:pid:tid ` (or `NCCL `), or with a bracketed or
 /// parenthesised prefix: what may follow a pasted line number or a logger's timestamp.

@@ -8,8 +8,6 @@
 namespace ncclscope::prefix_internal {
 namespace {
 
-bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
 /// GitLab's raw job log marks each line after its timestamp with a stream number, O (stdout) or E
 /// (stderr) and '+' for a continued line: `00O `, `01E+ `. Returns its length with the blank.
 size_t GitLabStreamLength(std::string_view s, size_t k) {

@@ -55,7 +55,9 @@ struct ProcState {
   LineText last_text;
   std::vector<ProcComm> comms;
   int current = -1;  ///< Index into comms of the most recently active membership.
+  int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).
   PtrIndex by_ptr;   ///< comms by their current pointer (cleared ones under "").
+  int shared_ptrs = 0;  ///< Pointers of by_ptr held by more than one membership.
   bool saw_version = false;  ///< The process printed NCCL's version banner.
   size_t open_from = 0;      ///< comms before this index are closed (a restart closed them).
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
@@ -84,7 +86,7 @@ struct JobBuilder::State {
   // Processes by a hash of (host, pid), entries verified; in front of it a direct-mapped cache
   // for the interleaved lines of many processes (-1 when empty).
   std::unordered_map<uint64_t, std::vector<int>> proc_by_key;
-  static constexpr int kProcCacheBits = 8;
+  static constexpr int kProcCacheBits = 12;
   static constexpr size_t kProcCacheSize = size_t{1} << kProcCacheBits;
   std::array<int, kProcCacheSize> proc_cache = [] {
     std::array<int, kProcCacheSize> a{};
@@ -112,7 +114,7 @@ struct JobBuilder::State {
     uint32_t pid = 0;
     int proc = -1;
   };
-  static constexpr size_t kPrefixProcessSize = 512;
+  static constexpr size_t kPrefixProcessSize = 4096;
   std::array<PrefixProcess, kPrefixProcessSize> prefix_process{};
 
   /// GRAPH path lines: hostname → (busId a, busId b) → "count/bw/TYPE".

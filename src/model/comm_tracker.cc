@@ -20,6 +20,9 @@ ProcComm* MembershipByPtr(JobBuilder::State* st, int proc, std::string_view ptr)
   ProcState& ps = st->procs[proc];
   // Runs of COLL lines name the current communicator: try it first.
   if (ps.current >= 0 && ps.comms[ps.current].ptr == ptr) return &ps.comms[ps.current];
+  // Then the one before it, when no pointer is shared (else the oldest holder must be found).
+  if (ps.previous >= 0 && ps.shared_ptrs == 0 && ps.comms[ps.previous].ptr == ptr)
+    return &ps.comms[ps.previous];
   auto it = ps.by_ptr.find(ptr);
   if (it == ps.by_ptr.end() || it->second.empty()) return nullptr;
   return &ps.comms[*it->second.begin()];
@@ -30,13 +33,13 @@ void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
   ProcComm& m = ps->comms[idx];
   auto old = ps->by_ptr.find(m.ptr);
   if (old != ps->by_ptr.end()) {
-    old->second.erase(idx);
+    if (old->second.erase(idx) != 0 && old->second.size() == 1) --ps->shared_ptrs;
     if (old->second.empty()) ps->by_ptr.erase(old);
   }
   m.ptr = std::string(ptr);
   auto it = ps->by_ptr.find(ptr);
   if (it == ps->by_ptr.end()) it = ps->by_ptr.emplace(std::string(ptr), std::set<int>{}).first;
-  it->second.insert(idx);
+  if (it->second.insert(idx).second && it->second.size() == 2) ++ps->shared_ptrs;
 }
 
 void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
@@ -44,6 +47,7 @@ void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
   ProcState& ps = st->procs[proc];
   const int idx = static_cast<int>(m - ps.comms.data());
   if (idx == ps.current) return;  // Already the newest of all its lists (runs of COLL lines).
+  ps.previous = ps.current;
   ps.current = idx;
   st->memberships.Touch(&st->procs, proc, idx);
 }

@@ -255,17 +255,8 @@ bool IncidentRecorder::StampOwnTime(const EventContext& ctx, const SourceState& 
   return true;
 }
 
-void IncidentRecorder::Add(const Event& event, Job* job) {
+void IncidentRecorder::AddOther(const Event& event, Job* job) {
   const EventData& d = event.data;
-  // The hot lines (connections, COLL lines, noise) neither start a process nor end one.
-  if (const auto* c = std::get_if<Connection>(&d)) {
-    NoteConnectionRank(event.ctx, *c);
-    return;
-  }
-  if (std::holds_alternative<Collective>(d) || std::holds_alternative<CollAlgo>(d) ||
-      std::holds_alternative<KnownNoise>(d) || std::holds_alternative<GraphPaths>(d)) {
-    return;
-  }
   const EventContext& ctx = event.ctx;
   SourceState& src = Source(ctx.source);
   TrackTime(ctx, &src);

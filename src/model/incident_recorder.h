@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "ncclscope/model/incident.h"
@@ -21,13 +22,28 @@ namespace ncclscope {
 
 class IncidentRecorder {
  public:
-  /// Folds one event (every event of the job comes through here).
-  void Add(const Event& event, Job* job);
+  /// Folds one event (every event of the job comes through here). The hot lines (connections,
+  /// COLL lines, noise, graph lines) neither start a process nor end one: a connection line
+  /// only notes its printer's rank, the others cost no call.
+  void Add(const Event& event, Job* job) {
+    const EventData& d = event.data;
+    if (const auto* c = std::get_if<Connection>(&d)) {
+      NoteConnectionRank(event.ctx, *c);
+      return;
+    }
+    if (std::holds_alternative<Collective>(d) || std::holds_alternative<CollAlgo>(d) ||
+        std::holds_alternative<KnownNoise>(d) || std::holds_alternative<GraphPaths>(d)) {
+      return;
+    }
+    AddOther(event, job);
+  }
   /// Resolves ranks and pids between incidents and processes, back-fills times, fills the
   /// attempt list. Call once, after the last Add (on a copy for snapshots).
   void Finish(Job* job) const;
 
  private:
+  /// Add for the events that may start, end or describe a process.
+  void AddOther(const Event& event, Job* job);
   enum class Table : uint8_t { kNone, kFailures, kRootCause };
   struct Traceback {
     bool started = false;

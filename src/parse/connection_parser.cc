@@ -71,15 +71,23 @@ bool ParseRingOrder(std::string_view body, EventData* data) {
     return false;
   if (c.Eat('/') && !c.ReadInt(&ring.nchannels)) return false;
   if (!c.Eat(" :")) return false;
-  while (true) {
-    c.SkipSpaces();
-    if (c.done()) break;
-    if (c.Eat("...")) {
+  // Rings of thousands of ranks (one line per channel at init): a pointer loop, one reserve.
+  const std::string_view rest = c.rest();
+  const char* p = rest.data();
+  const char* const end = p + rest.size();
+  ring.ranks.reserve(rest.size() / 2 + 1);
+  for (;;) {
+    while (p < end && *p == ' ') ++p;
+    if (p == end) break;
+    if (end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.') {
       ring.cut = true;
       break;
     }
-    int r = -1;
-    if (!IsDigit(c.Peek()) || !c.ReadInt(&r)) return false;
+    if (!IsDigit(*p)) return false;
+    int r = 0;
+    const char* const digits = p;
+    while (p < end && IsDigit(*p) && p - digits < 9) r = r * 10 + (*p++ - '0');
+    if (p < end && IsDigit(*p)) return false;  // more than nine digits: not a rank
     ring.ranks.push_back(r);
   }
   *data = std::move(ring);

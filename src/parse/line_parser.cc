@@ -4,6 +4,7 @@
 #include "ncclscope/parse/line_parser.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -217,7 +218,8 @@ namespace {
 /// ` - Init START` to a terminal wrap.
 bool IsCut(const EventContext& ctx, const EventData& data) {
   const std::string_view b = ctx.body;
-  if (b.empty() || (b.size() > 4 && b.substr(b.size() - 4) == " via")) return true;
+  if (b.empty() || (b.size() > 4 && std::memcmp(b.data() + b.size() - 4, " via", 4) == 0))
+    return true;
   if (!std::holds_alternative<Unrecognized>(data)) return false;
   const size_t comm = b.find("comm 0x");
   return comm != std::string_view::npos && comm < 40 && b.find(" nranks ") != std::string_view::npos &&
@@ -379,7 +381,13 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
   }
   if (head) {
     const size_t body = static_cast<size_t>(ctx.body.data() - text.data());
-    size_t end = GluedMessageEnd(text, body);
+    // The head ends in "NCCL INFO " (or WARN...): if that is the line's one "NC", nothing can be
+    // glued after it. (NCCL <= 2.2 heads have no "NCCL": they take the search.)
+    const bool single = line.nc_at_most_once && body >= 10 &&
+                        std::memcmp(text.data() + body - 10, "NCCL ", 5) == 0 &&
+                        text.data() >= line.text.data() &&
+                        text.data() + text.size() <= line.text.data() + line.text.size();
+    size_t end = single ? text.size() : GluedMessageEnd(text, body);
     if (end < text.size()) end = state_->RefineGluedHead(text, end);
     if (end < text.size()) {
       ctx.body = TrimRight(text.substr(body, end - body));

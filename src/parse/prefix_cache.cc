@@ -10,12 +10,27 @@ namespace ncclscope::parse_internal {
 
 using byte_words::Load8;
 
-PrefixCache::PrefixCache() : slots_(size_t{1} << kSlotBits) {}
+PrefixCache::PrefixCache() : slots_(size_t{1} << kFirstSlotBits) {}
 
-size_t PrefixCache::Slot(const char* p) {
-  const uint64_t h = Load8(p) * 0x9E3779B97F4A7C15ull + Load8(p + 8) * 0xC2B2AE3D27D4EB4Full +
-                     Load8(p + 16) * 0x165667B19E3779F9ull;
-  return static_cast<size_t>(h >> (64 - kSlotBits));
+uint64_t PrefixCache::Hash(const char* p) {
+  return Load8(p) * 0x9E3779B97F4A7C15ull + Load8(p + 8) * 0xC2B2AE3D27D4EB4Full +
+         Load8(p + 16) * 0x165667B19E3779F9ull;
+}
+
+void PrefixCache::Grow() {
+  std::vector<Entry> old(size_t{1} << (slot_bits_ + 2));
+  old.swap(slots_);
+  slot_bits_ += 2;
+  filled_ = 0;
+  for (const Entry& e : old) {
+    if (e.length == 0) continue;
+    // The words hold the prefix as Load8 reads it, so they hash like the text they came from.
+    const uint64_t h = e.words[0] * 0x9E3779B97F4A7C15ull + e.words[1] * 0xC2B2AE3D27D4EB4Full +
+                       e.words[2] * 0x165667B19E3779F9ull;
+    Entry& slot = slots_[static_cast<size_t>(h >> (64 - slot_bits_))];
+    if (slot.length == 0) ++filled_;
+    slot = e;  // two old entries in one new slot: the later one stays, as on a collision
+  }
 }
 
 bool PrefixCache::Lookup(std::string_view text, EventContext* ctx) const {
@@ -52,7 +67,9 @@ void PrefixCache::Remember(std::string_view text, EventContext* ctx_out) {
   const size_t length = static_cast<size_t>(ctx.body.data() - text.data());
   if (length < kMinLength || length > kMaxLength || text.size() < kMinLength + 8) return;
   if (last_id_ == UINT32_MAX) return;  // 4 billion distinct prefixes: stop naming new ones
+  if (slot_bits_ < kMaxSlotBits && 2 * filled_ >= slots_.size()) Grow();
   Entry& e = slots_[Slot(text.data())];
+  if (e.length == 0) ++filled_;
   std::memset(e.words, 0, sizeof e.words);
   std::memcpy(e.words, text.data(), length);
   if constexpr (std::endian::native == std::endian::big) {

@@ -34,7 +34,11 @@ class PrefixCache {
 
  private:
   static constexpr size_t kMinLength = 24;  ///< Three words, the hash key; shorter are not kept.
-  static constexpr int kSlotBits = 10;
+  /// The cache starts small (a parser per input file: thousands of small files must not pay for
+  /// a large table each) and grows fourfold while half of its slots are in use, up to 4,096
+  /// slots (jobs of a thousand ranks interleave a few thousand threads).
+  static constexpr int kFirstSlotBits = 6;
+  static constexpr int kMaxSlotBits = 12;
   struct Entry {
     uint64_t words[kMaxLength / 8] = {};  ///< The prefix bytes, zero after `length`.
     uint16_t length = 0;                  ///< 0: empty slot.
@@ -44,9 +48,14 @@ class PrefixCache {
     int32_t dev = -1;
     uint32_t id = 0;
   };
-  static size_t Slot(const char* p);
+  static uint64_t Hash(const char* p);
+  size_t Slot(const char* p) const { return static_cast<size_t>(Hash(p) >> (64 - slot_bits_)); }
+  /// Fourfold table; remembered prefixes are moved to their new slots (ids kept).
+  void Grow();
 
   std::vector<Entry> slots_;
+  int slot_bits_ = kFirstSlotBits;
+  size_t filled_ = 0;  ///< Slots in use.
   uint32_t last_id_ = 0;
 };
 

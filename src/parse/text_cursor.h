@@ -11,6 +11,7 @@
 #include <limits>
 #include <string_view>
 
+#include "ncclscope/base/ascii.h"
 #include "ncclscope/base/byte_words.h"
 
 namespace ncclscope::parse_internal {
@@ -62,15 +63,13 @@ inline bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-/// True for ASCII digits.
 /// True if `needle` occurs anywhere in `s`.
 inline bool Contains(std::string_view s, std::string_view needle) {
   return s.find(needle) != std::string_view::npos;
 }
 
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-/// True for ASCII letters.
-inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using ascii::IsAlpha;
+using ascii::IsDigit;
 /// `s` without leading and trailing blanks (space, tab).
 inline std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

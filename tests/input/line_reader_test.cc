@@ -214,6 +214,41 @@ TEST(LineReader, HundredMegabyteFinalLineWithoutAnyNewlineEnds) {
   EXPECT_TRUE(r.truncated[0]);
 }
 
+/// A source that says it is smaller than it is (a log still being written while it is read).
+class GrowingSource : public ByteSource {
+ public:
+  GrowingSource(std::string data, int64_t hint) : data_(std::move(data)), hint_(hint) {}
+  Status Read(char* buf, size_t cap, size_t* n) override {
+    *n = std::min(cap, data_.size() - pos_);
+    std::memcpy(buf, data_.data() + pos_, *n);
+    pos_ += *n;
+    return Status::Ok();
+  }
+  int64_t SizeHint() const override { return hint_; }
+
+ private:
+  std::string data_;
+  int64_t hint_;
+  size_t pos_ = 0;
+};
+
+TEST(LineReader, FileLongerThanItsSizeHintIsReadWhole) {
+  // The buffer is sized from the hint (small files) and must grow, not stop, when more comes.
+  std::string data;
+  for (int i = 0; i < 20000; ++i) data += "line " + std::to_string(i) + "\n";
+  data += std::string(100000, 'y') + "\nlast";
+  const ReadResult whole = ReadString(data);
+  for (int64_t hint : {int64_t{0}, int64_t{10}, int64_t{5000}, int64_t{200000}}) {
+    GrowingSource src(data, hint);
+    const ReadResult r = ReadLines(&src);
+    EXPECT_EQ(r.lines, whole.lines) << "hint " << hint;
+    EXPECT_EQ(r.truncated, whole.truncated) << "hint " << hint;
+  }
+  ASSERT_EQ(whole.lines.size(), 20002u);
+  EXPECT_TRUE(whole.truncated[20000]);  // the 100,000-byte line is cut at 64 KiB
+  EXPECT_EQ(whole.lines.back(), "last");
+}
+
 TEST(LineReader, TinyReadsGiveTheSameLinesAsOneBigRead) {
   std::string data;
   for (int i = 0; i < 500; ++i) {

@@ -52,5 +52,45 @@ TEST(LineScan, NonAsciiAfterTheNewlineDoesNotMarkTheLineBeforeIt) {
   EXPECT_EQ(stream.diagnostics().lines, 3u);
 }
 
+TEST(LineScan, NcPairsAreCountedAtEveryOffsetSoGluedMessagesAreNeverSkipped) {
+  // One or two "NC" at every offset of lines of every length up to 97 bytes (both scanners, the
+  // 32-byte blocks and the 16-byte tail, a pair across block edges): nc_at_most_once must be
+  // false whenever the line holds two.
+  for (size_t len = 2; len <= 97; ++len) {
+    for (size_t a = 0; a + 2 <= len; ++a) {
+      for (size_t b : {std::string::npos, a + 2, len - 2, (a + 17) % (len - 1)}) {
+        std::string line(len, 'x');
+        line.replace(a, 2, "NC");
+        bool two = false;
+        if (b != std::string::npos && b + 2 <= len && (b >= a + 2 || b + 2 <= a)) {
+          line.replace(b, 2, "NC");
+          two = true;
+        }
+        const std::string text = "pad\n" + line + "\n";
+        LineStream stream(MemoryByteSource(text.data(), text.size()), 0);
+        Line got;
+        ASSERT_TRUE(stream.Next(&got));
+        ASSERT_TRUE(stream.Next(&got));
+        ASSERT_EQ(got.text, line);
+        EXPECT_EQ(got.nc_at_most_once, !two) << line;
+      }
+    }
+  }
+}
+
+TEST(LineScan, LinesThatAreNotPlainOrWholeAreNeverMarkedSingle) {
+  // A CRI record's text, a line split at an inner CR, and a line with an ESC byte: not counted.
+  const std::string text =
+      "2024-05-01T10:00:00.000000000Z stderr F h:1:1 [0] NCCL INFO a\n"
+      "h:1:1 [0] NCCL INFO b\rh:1:1 [0] NCCL INFO c\n"
+      "\x1b[32mh:1:1 [0] NCCL INFO d\x1b[0m\n"
+      "h:1:1 [0] NCCL INFO e\n";
+  LineStream stream(MemoryByteSource(text.data(), text.size()), 0);
+  Line line;
+  std::vector<bool> single;
+  while (stream.Next(&line)) single.push_back(line.nc_at_most_once);
+  EXPECT_EQ(single, (std::vector<bool>{false, false, false, false, true}));
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -50,6 +50,9 @@ struct Line {
   uint32_t source = 0;  ///< Index into the table of inputs (see input/source.h).
   LineMeta meta;
   bool truncated = false;  ///< The physical line was longer than the reader's limit and was cut.
+  /// The text holds the bytes "NC" at most once, so at most one NCCL message (false: unknown).
+  /// Lets the parser skip its search for messages glued after the first.
+  bool nc_at_most_once = false;
 };
 
 }  // namespace ncclscope

@@ -9,6 +9,7 @@
 #define NCCLSCOPE_INPUT_LINE_READER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,9 @@ class LineReader {
   /// counts) and no byte >= 0x80.
   /// False means "maybe not" (the caller then checks the line itself).
   bool line_is_plain() const { return line_plain_; }
+  /// How many times the bytes "NC" occur in the line last returned (an upper bound; large when
+  /// not counted): a line with at most one holds at most one NCCL message.
+  unsigned line_nc_pairs() const { return line_nc_pairs_; }
 
   /// Non-ok if reading stopped because the source was damaged.
   const Status& status() const { return status_; }
@@ -45,14 +49,20 @@ class LineReader {
   bool Fill();
   /// Discards the rest of an over-long physical line. Returns false if input ended first.
   bool SkipRestOfLine();
+  /// A buffer of `capacity` bytes (plus padding) holding the current data.
+  void Allocate(size_t capacity);
 
   ByteSource* source_;
   size_t max_line_;
   /// Bytes after the data area the scanner may read (never interpreted): whole 16-byte blocks.
   static constexpr size_t kScanPadding = 16;
 
-  std::vector<char> buf_;  // data area (capacity_) followed by kScanPadding zero bytes
-  size_t capacity_;
+  /// The smallest buffer given to a small file.
+  static constexpr size_t kSmallBuffer = 4096;
+
+  std::unique_ptr<char[]> buf_;  // data area (capacity_) followed by kScanPadding zero bytes
+  size_t full_capacity_;  // max(kBufferSize, max_line_ + 1)
+  size_t capacity_;       // full_capacity_, or less for a small file until it grows
   size_t begin_ = 0;    // start of unconsumed data
   size_t end_ = 0;      // end of valid data
   size_t scanned_ = 0;  // bytes after begin_ already known to hold no '\n'
@@ -60,6 +70,8 @@ class LineReader {
   bool skipping_ = false;         // the rest of an over-long line is still to be discarded
   bool scanned_special_ = false;  // the scanned_ bytes hold NUL, ESC or a byte >= 0x80
   bool line_plain_ = false;
+  static constexpr unsigned kManyPairs = 1u << 30;
+  unsigned line_nc_pairs_ = kManyPairs;
   Status status_;
   uint64_t bytes_read_ = 0;
   uint64_t lines_read_ = 0;

@@ -58,6 +58,9 @@ class LineStream {
  private:
   /// Reads the next logical line (records decoded and joined) into pending_/record_.
   bool ReadLogical();
+  /// A physical line that is no container record becomes pending_ as it is; `counted`: it is the
+  /// reader's current line (its "NC" count applies).
+  void SetPlainPending(std::string_view raw, bool counted);
   /// Emits the next piece of pending_ (up to an inner CR or newline) as *line.
   void EmitSegment(Line* line);
 
@@ -69,6 +72,7 @@ class LineStream {
   std::string joined_;      ///< Partial records joined so far.
   std::string_view pending_;  ///< What is left of the current logical line.
   bool pending_plain_ = false;  ///< pending_ holds no ESC, CR or newline: no split, no ANSI.
+  bool pending_one_nc_ = false;  ///< pending_ is a plain reader line with at most one "NC".
   bool has_pending_ = false;
   bool split_counted_ = false;  ///< The current logical line was counted in split_lines.
   bool last_plain_ = false;     ///< LineReader::line_is_plain() of the last physical line.

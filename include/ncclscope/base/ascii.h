@@ -1,0 +1,14 @@
+// ASCII character classes for log text (locale-free, unlike <cctype>, and safe on any char).
+#ifndef NCCLSCOPE_BASE_ASCII_H_
+#define NCCLSCOPE_BASE_ASCII_H_
+
+namespace ncclscope::ascii {
+
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+constexpr bool IsAlpha(char c) { return IsLower(c) || (c >= 'A' && c <= 'Z'); }
+constexpr bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+}  // namespace ncclscope::ascii
+
+#endif  // NCCLSCOPE_BASE_ASCII_H_
