@@ -76,6 +76,39 @@ bool StartsWithText(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+/// The detail PyTorch prints after "Last error:" when it is glued to the same line (newlines
+/// lost in a paste, a terminal that joined the lines): the text after the marker, without a
+/// launcher's task label before it ("10: socketStartConnect: ...") and without the C++ stack
+/// that may follow it. Empty when the line has no such detail.
+std::string_view GluedLastError(std::string_view text) {
+  constexpr std::string_view kMark = "Last error:";
+  const size_t at = text.find(kMark);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = Trimmed(text.substr(at + kMark.size()));
+  size_t k = 0;
+  while (k < rest.size() && rest[k] >= '0' && rest[k] <= '9') ++k;
+  if (k > 0 && k + 1 < rest.size() && rest[k] == ':' && rest[k + 1] == ' ') {
+    rest = Trimmed(rest.substr(k + 1));
+  }
+  for (std::string_view end : {std::string_view("Exception raised from"), std::string_view(" frame #")}) {
+    if (const size_t e = rest.find(end); e != std::string_view::npos) rest = rest.substr(0, e);
+  }
+  return Trimmed(rest);
+}
+
+/// The text after `what():` on the line that follows "terminate called after throwing".
+std::string_view WhatText(std::string_view text) {
+  constexpr std::string_view kWhat = "what():";
+  const size_t at = text.find(kWhat);
+  return at == std::string_view::npos ? std::string_view() : Trimmed(text.substr(at + kWhat.size()));
+}
+
+/// Lines between an NCCL error raised in Python and PyTorch's "Last error:" detail (the
+/// exception line, "ncclSystemError: ...", "Last error:", the detail).
+constexpr uint64_t kLastErrorLines = 4;
+/// Lines between "terminate called after throwing" and its `what():` line.
+constexpr uint64_t kWhatLines = 2;
+
 std::string FrameText(const ncclscope::Traceback& t) {
   std::string_view file = t.file;
   const size_t slash = file.rfind('/');
@@ -142,6 +175,46 @@ int IncidentRecorder::Remember(const InstanceKey& key, int instance) {
   last_pid_ = key.pid;
   last_instance_ = instance;
   return instance;
+}
+
+void IncidentRecorder::NoteConnectionRank(const EventContext& ctx, const Connection& c) {
+  if (ctx.host.empty() || ctx.pid == 0) return;
+  // NET lines name their side; P2P/SHM lines (and old "Ring" lines) are printed by the sender.
+  const int rank = c.direction == ConnDirection::kReceive ? c.dst_rank : c.src_rank;
+  if (rank < 0) return;
+  if (rank == last_connection_rank_ && ctx.pid == last_connection_.pid &&
+      ctx.host == last_connection_.host) {
+    return;
+  }
+  last_connection_ = InstanceKey{std::string(ctx.host), ctx.pid};
+  last_connection_rank_ = rank;
+  ConnectionRank& r = connection_rank_[last_connection_];
+  if (r.rank < 0) {
+    r.rank = rank;
+  } else if (r.rank != rank) {
+    r.conflict = true;
+  }
+}
+
+void IncidentRecorder::NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src,
+                                         Job* job) {
+  if (src->last_terminate < 0 || ctx.line > src->last_terminate_line + kWhatLines) return;
+  const std::string_view what = WhatText(ctx.text);
+  if (what.empty()) return;
+  Incident& t = job->incidents.incidents[src->last_terminate];
+  if (t.rank < 0 && rank >= 0) t.rank = rank;
+  if (t.message.empty()) t.message = std::string(what);
+  src->last_terminate = -1;
+}
+
+void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_view detail,
+                                           int rank, const SourceState& src, Job* job) {
+  if (src.last_raised < 0 || ctx.line > src.last_raised_line + kLastErrorLines) return;
+  Incident& raised = job->incidents.incidents[src.last_raised];
+  if (!raised.detail.empty() || (rank >= 0 && raised.rank >= 0 && rank != raised.rank)) return;
+  raised.detail = std::string(detail);
+  raised.detail_evidence = LineEvidence(ctx);
+  raised.cascade = raised.cascade || IsCascadeMessage(detail);
 }
 
 Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
@@ -219,6 +292,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   }
   if (const auto* w = std::get_if<Warning>(&d)) {
     if (ctx.level == Level::kTorch) {
+      NoteLastErrorDetail(ctx, w->message, LineRank(ctx, -1), src, job);
       // PyTorch's "Last error:" copy of a WARN printed before: not a second incident.
       for (const Incident& prev : job->incidents.incidents) {
         if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == base.attempt &&
@@ -259,7 +333,16 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       i.frame = tb->second.frame;
       src.tracebacks.erase(tb);
     }
-    Push(std::move(i), ctx, src, job);
+    if (const std::string_view glued = GluedLastError(ctx.text); !glued.empty()) {
+      i.detail = std::string(glued);
+      i.detail_evidence = LineEvidence(ctx);
+      i.cascade = i.cascade || IsCascadeMessage(glued);
+    }
+    NoteTerminateWhat(ctx, i.rank, &src, job);
+    if (Push(std::move(i), ctx, src, job) != nullptr) {
+      src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;
+      src.last_raised_line = ctx.line;
+    }
     return;
   }
   if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
@@ -269,6 +352,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.seq = w->seq;
     i.numel = w->numel_in;
     i.op = std::string(w->op_type);
+    NoteTerminateWhat(ctx, i.rank, &src, job);
     Push(std::move(i), ctx, src, job);
     return;
   }
@@ -304,6 +388,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       case FrameworkKind::kCommAborted:
         i.kind = IncidentKind::kTeardown;
         i.message = std::string(ctx.body);
+        NoteTerminateWhat(ctx, i.rank, &src, job);
         break;
       case FrameworkKind::kHeartbeatTimeout:
         i.kind = IncidentKind::kHeartbeat;
@@ -549,7 +634,10 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.kind = IncidentKind::kCppTerminate;
         i.rank = rank;
         i.type = std::string(t->type);
-        Push(std::move(i), ctx, src, job);
+        if (Push(std::move(i), ctx, src, job) != nullptr) {
+          src.last_terminate = static_cast<int>(job->incidents.incidents.size()) - 1;
+          src.last_terminate_line = ctx.line;
+        }
         return;
       }
     }
@@ -558,20 +646,33 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
 
 void IncidentRecorder::Finish(Job* job) const {
   IncidentLog& log = job->incidents;
-  // Year-less stamps (glog, c10, syslog) take the year of a dated stamp of the same input.
+  // Year-less stamps (glog, c10, syslog) take the year of a dated stamp of the same input, else
+  // of the job's first dated stamp (the inputs of one job are assumed to be of one year; the
+  // time keys ignore the year anyway, this only completes the display).
   std::map<uint32_t, int> year_of;
+  int job_year = 0;
   for (const Incident& i : log.incidents) {
-    if (i.stamp && i.stamp->year > 0) year_of.emplace(i.evidence.source, i.stamp->year);
+    if (i.stamp && i.stamp->year > 0) {
+      year_of.emplace(i.evidence.source, i.stamp->year);
+      if (job_year == 0) job_year = i.stamp->year;
+    }
   }
   for (Incident& i : log.incidents) {
     if (!i.stamp) continue;
     LogTime t = *i.stamp;
     auto y = year_of.find(i.evidence.source);
-    if (t.year == 0 && y != year_of.end()) t.year = y->second;
+    if (t.year == 0) t.year = y != year_of.end() ? y->second : job_year;
     i.time_text = t.Format();
   }
   log.attempts = attempts_;
   if (log.attempts.empty() && !log.incidents.empty()) log.attempts.push_back(AttemptInfo{});
+  // A process whose init lines are not in the input (an excerpt) but whose connection lines
+  // are: those lines state its rank (in the one communicator they show).
+  for (ProcessInstance& p : log.instances) {
+    if (p.rank >= 0) continue;
+    auto it = connection_rank_.find(InstanceKey{p.host, p.pid});
+    if (it != connection_rank_.end() && !it->second.conflict) p.rank = it->second.rank;
+  }
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;
@@ -619,6 +720,28 @@ void IncidentRecorder::Finish(Job* job) const {
       for (const ProcessInstance& p : log.instances) one_host = one_host && p.host == log.instances[0].host;
       if (one_host) i.rank = i.local_rank;
     }
+  }
+  // A pid that a launcher line ties to a rank ("local_rank: 1 (pid: 5002)") names that rank in
+  // the lines that give only the pid (the kernel's "Killed process 5002", UCX's handler), when
+  // the pid stands for one rank only and the hosts do not contradict it.
+  std::map<int64_t, std::pair<int, bool>> rank_of_pid;  // pid → (rank, unique)
+  for (const Incident& i : log.incidents) {
+    if (i.pid <= 0 || i.rank < 0) continue;
+    auto [it, fresh] = rank_of_pid.try_emplace(i.pid, i.rank, true);
+    if (!fresh && it->second.first != i.rank) it->second.second = false;
+  }
+  for (Incident& i : log.incidents) {
+    if (i.rank >= 0 || i.pid <= 0) continue;
+    auto it = rank_of_pid.find(i.pid);
+    if (it == rank_of_pid.end() || !it->second.second) continue;
+    bool same_host = true;
+    for (const Incident& o : log.incidents) {
+      if (o.pid == i.pid && o.rank == it->second.first && !o.host.empty() && !i.host.empty() &&
+          o.host != i.host) {
+        same_host = false;
+      }
+    }
+    if (same_host) i.rank = it->second.first;
   }
   // Times: lines before the first timestamp of their input take the next one's.
   for (size_t k = log.incidents.size(); k-- > 0;) {

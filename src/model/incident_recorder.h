@@ -23,12 +23,16 @@ namespace ncclscope {
 class IncidentRecorder {
  public:
   /// Folds one event (every event of the job comes through here). The hot lines (connections,
-  /// COLL lines, noise, graph lines) neither start a process nor end one: they cost no call.
+  /// COLL lines, noise, graph lines) neither start a process nor end one: a connection line
+  /// only notes its printer's rank, the others cost no call.
   void Add(const Event& event, Job* job) {
     const EventData& d = event.data;
-    if (std::holds_alternative<Connection>(d) || std::holds_alternative<Collective>(d) ||
-        std::holds_alternative<CollAlgo>(d) || std::holds_alternative<KnownNoise>(d) ||
-        std::holds_alternative<GraphPaths>(d)) {
+    if (const auto* c = std::get_if<Connection>(&d)) {
+      NoteConnectionRank(event.ctx, *c);
+      return;
+    }
+    if (std::holds_alternative<Collective>(d) || std::holds_alternative<CollAlgo>(d) ||
+        std::holds_alternative<KnownNoise>(d) || std::holds_alternative<GraphPaths>(d)) {
       return;
     }
     AddOther(event, job);
@@ -57,6 +61,10 @@ class IncidentRecorder {
     std::map<int, Traceback> tracebacks;  ///< By rank (-1: lines without one).
     int pending_exit = -1;        ///< Kubernetes/mpirun exit being assembled.
     uint64_t pending_line = 0;
+    int last_raised = -1;         ///< Last PyTorch "NCCL error in: ..." (its "Last error:" follows).
+    uint64_t last_raised_line = 0;
+    int last_terminate = -1;      ///< Last "terminate called after throwing" (its what() follows).
+    uint64_t last_terminate_line = 0;
     AttemptInfo attempt_info;
   };
   struct InstanceKey {
@@ -67,7 +75,21 @@ class IncidentRecorder {
     }
   };
 
+  /// The rank a process's own connection lines state ("Channel 00 : 0[1020] -> 2[1040] via
+  /// SHM": the sending side is the printer), for processes whose init lines are not in the input.
+  struct ConnectionRank {
+    int rank = -1;
+    bool conflict = false;  ///< Lines of several communicators (different ranks): unusable.
+  };
+
   SourceState& Source(uint32_t source);
+  void NoteConnectionRank(const EventContext& ctx, const Connection& c);
+  /// The `what():` line after "terminate called after throwing ..." names the rank and the
+  /// reason of that abort.
+  void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);
+  /// PyTorch's "Last error:" detail of the NCCL error raised just before it in `src`.
+  void NoteLastErrorDetail(const EventContext& ctx, std::string_view detail, int rank,
+                           const SourceState& src, Job* job);
   int InstanceOf(const Event& event, SourceState* src, Job* job);
   void TrackTime(const EventContext& ctx, SourceState* src);
   int Remember(const InstanceKey& key, int instance);
@@ -82,6 +104,9 @@ class IncidentRecorder {
   std::set<InstanceKey> banner_seen_;            ///< Printed the NCCL version banner.
   std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.
   std::vector<AttemptInfo> attempts_;
+  std::map<InstanceKey, ConnectionRank> connection_rank_;
+  InstanceKey last_connection_;  ///< NoteConnectionRank's one-entry cache.
+  int last_connection_rank_ = -1;
   std::string last_host_;  ///< InstanceOf's one-entry cache.
   uint32_t last_pid_ = 0;
   int last_instance_ = -1;

@@ -93,7 +93,7 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
       if (ParseSlurm(msg, data)) return true;
       break;
     case '[':
-      if (ParseDeepSpeed(msg, data)) return true;
+      if (ParseDeepSpeed(msg, data) || ParseCaughtSignal(msg, data)) return true;
       break;
     case 'R':  // `kubectl describe pod`: the pod's own "Reason:   Evicted"
       if (ParseKubernetes(msg, data)) return true;

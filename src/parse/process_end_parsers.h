@@ -1,7 +1,8 @@
 // Internal interface of the parsers for the lines that say how processes ended: launchers
 // (torchelastic/torchrun, DeepSpeed, mpirun), schedulers (Slurm, Kubernetes), the kernel's OOM
-// killer and Python itself (tracebacks, fatal signals). One file per family; ParseFramework
-// (framework_parser.cc) calls DispatchProcessEnd for lines that are not ProcessGroupNCCL lines.
+// killer and the process itself (Python tracebacks and fatal signals, UCX's signal handler).
+// One file per family; ParseFramework (framework_parser.cc) calls DispatchProcessEnd for lines
+// that are not ProcessGroupNCCL lines.
 #ifndef NCCLSCOPE_SRC_PARSE_PROCESS_END_PARSERS_H_
 #define NCCLSCOPE_SRC_PARSE_PROCESS_END_PARSERS_H_
 
@@ -31,6 +32,9 @@ bool ParseKernelOom(std::string_view line, EventData* data);
 /// Ray: "A worker died or was killed while executing a task by an unexpected system error",
 /// "Ray killed this worker ... because ... memory usage threshold".
 bool ParseRay(std::string_view line, EventData* data);
+/// A process's own fatal-signal handler in UCX's format: "[host:pid:0:tid] Caught signal 7 (Bus
+/// error: nonexistent physical address)".
+bool ParseCaughtSignal(std::string_view line, EventData* data);
 /// Python: "Traceback (most recent call last):", frames, the exception line, "Fatal Python
 /// error: ...", "terminate called after throwing an instance of '...'".
 bool ParsePythonLine(std::string_view line, bool indented, EventData* data);

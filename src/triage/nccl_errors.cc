@@ -26,6 +26,11 @@ std::string PeerOf(const std::string& message) {
   return {};
 }
 
+/// The class of an NCCL WARN, or of an NCCL error raised in Python (its "Last error:" detail).
+CauseClass ClassOfNcclIncident(const Incident& i) {
+  return i.kind == IncidentKind::kNcclError ? ClassOfRaisedNcclError(i) : ClassOfErrorText(i.message);
+}
+
 }  // namespace
 
 std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
@@ -39,14 +44,14 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
       continue;
     }
     if (first == nullptr) first = i;
-    if (first_local == nullptr && ClassOfErrorText(i->message) != CauseClass::kNetwork) {
+    if (first_local == nullptr && ClassOfNcclIncident(*i) != CauseClass::kNetwork) {
       first_local = i;
     }
   }
   // A rank's own failure (GPU memory, /dev/shm, CUDA) makes its peers' sockets fail: when the
   // lines carry no times to order them, or the local error came soon after, it is the cause.
   if (first != nullptr && first_local != nullptr && first != first_local &&
-      ClassOfErrorText(first->message) == CauseClass::kNetwork) {
+      ClassOfNcclIncident(*first) == CauseClass::kNetwork) {
     const bool unordered = !(first->time && first_local->time) ||
                            (first->time_inherited && first_local->time_inherited);
     const bool soon = first->time && first_local->time &&
@@ -57,7 +62,7 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   rc.attempt = view.attempt;
   rc.job_failed = true;
   if (first != nullptr) {
-    rc.cls = ClassOfErrorText(first->message);
+    rc.cls = ClassOfNcclIncident(*first);
     rc.confidence = Confidence::kMedium;
     std::set<int> ranks;
     for (const Incident* i : view.incidents) {
@@ -70,11 +75,19 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
     rc.culprits.push_back(c);
     rc.what = fmt::format("NCCL error: {}", first->message);
     rc.evidence.push_back(first->evidence);
+    if (!first->detail.empty()) {
+      rc.what += fmt::format(" — Last error: {}", first->detail);
+      if (first->detail_evidence.line != first->evidence.line) {
+        rc.evidence.push_back(first->detail_evidence);
+        rc.cause_lines.push_back({first->detail_evidence.source, first->detail_evidence.line});
+      }
+    }
     rc.time = first->time;
     rc.time_text = first->time_text;
     rc.reasoning = fmt::format("{} reported the first NCCL error that is not a consequence of "
                                "a peer going away: \"{}\"",
-                               RankText(c.rank, c.host, c.pid), first->message);
+                               RankText(c.rank, c.host, c.pid),
+                               first->detail.empty() ? first->message : first->detail);
     return rc;
   }
   if (first_cascade == nullptr) return std::nullopt;
@@ -137,11 +150,12 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
         RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
         peer.empty() ? std::string() : " " + peer, first_cascade->message);
   } else {
-    rc.what = "went away (exited, was killed or lost its node) without an error of its own in "
-              "the input";
+    rc.what = "went away (exited, was killed, crashed or lost its node) without an error of its "
+              "own in the input";
     rc.reasoning = fmt::format(
         "{} reported that its peer{} went away (\"{}\") and no process in the input reports an "
-        "error of its own: the peer's process ended first — look at its own log, the "
+        "error of its own: the peer's process ended first, killed or crashed (the input does "
+        "not say which, hence process-killed with low confidence) — look at its own log, the "
         "scheduler's and the kernel's (OOM killer) for why",
         RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
         peer.empty() ? std::string() : " " + peer, first_cascade->message);

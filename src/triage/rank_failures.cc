@@ -125,6 +125,8 @@ std::string SignalText(int signal) {
 
 /// An own NCCL error this long before the launcher's SIGTERM ended the process itself.
 constexpr int64_t kOwnErrorBeforeSignalNanos = int64_t{10} * 1000000000;
+/// Lines between "terminate called after throwing ..." and its `what():` line.
+constexpr uint64_t kWhatLineSpan = 2;
 /// A failure without rank or pid this close to a ranked one is one of the ranked ranks'.
 constexpr int64_t kRanklessNearNanos = int64_t{2} * 1000000000;
 
@@ -181,9 +183,12 @@ void Classify(RankFailure* f) {
     return;
   }
   if (nccl_exception != nullptr) {
-    f->cls = ClassOfErrorText(nccl_exception->message);
+    f->cls = ClassOfRaisedNcclError(*nccl_exception);
     f->what = fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
                           Headline(nccl_exception->message));
+    if (!nccl_exception->detail.empty()) {
+      f->what += fmt::format(" — Last error: {}", Headline(nccl_exception->detail));
+    }
     return;
   }
   if (exit != nullptr && exit->signal > 0) {
@@ -204,6 +209,7 @@ void Classify(RankFailure* f) {
   if (terminate != nullptr) {
     f->cls = CauseClass::kCrashSignal;
     f->what = fmt::format("aborted by an uncaught C++ exception {}", terminate->type);
+    if (!terminate->message.empty()) f->what += ": " + Headline(terminate->message);
     return;
   }
   if (!pod_end.empty()) {
@@ -242,7 +248,14 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   const History h = HistoryOf(view, *f);
   const Incident* death = f->first;
   auto before = [&](const Incident* i) {
-    return i != nullptr && (AttemptView::Before(i, death) || i == death);
+    if (i == nullptr) return false;
+    if (AttemptView::Before(i, death) || i == death) return true;
+    // The `what():` line under "terminate called after throwing" is that exception's text: a
+    // watchdog timeout (or teardown) printed there is what aborted the process.
+    return death->kind == IncidentKind::kCppTerminate &&
+           i->evidence.source == death->evidence.source &&
+           i->evidence.line > death->evidence.line &&
+           i->evidence.line <= death->evidence.line + kWhatLineSpan;
   };
   // Its own NCCL error shortly before the launcher's SIGTERM (it was failing already, and
   // exited after the signal reached it): the error is its end, not the signal.
@@ -449,6 +462,16 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     return AttemptView::Before(a.first, b.first);
   });
   return merged;
+}
+
+CauseClass ClassOfRaisedNcclError(const Incident& error) {
+  // The summary ("unhandled system error", "internal error") names a family of codes; the
+  // "Last error:" detail, NCCL's own last warning, names what failed.
+  if (!error.detail.empty()) {
+    const CauseClass detail = ClassOfErrorText(error.detail);
+    if (detail != CauseClass::kNcclError) return detail;
+  }
+  return ClassOfErrorText(error.message);
 }
 
 CauseClass ClassOfErrorText(std::string_view text) {

@@ -125,6 +125,11 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
     for (const Incident* i : f.lines) {
       rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
       if (rc.evidence.size() < 6) rc.evidence.push_back(i->evidence);
+      // PyTorch's "Last error:" detail, quoted whole: NCCL's own words for what failed.
+      if (!i->detail.empty() && i->detail_evidence.line != i->evidence.line) {
+        rc.cause_lines.push_back({i->detail_evidence.source, i->detail_evidence.line});
+        if (rc.evidence.size() < 7) rc.evidence.push_back(i->detail_evidence);
+      }
     }
   }
   // The table's "first observed failure" leads when several failed at once.

@@ -50,6 +50,9 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view);
 
 /// The class of an NCCL/PyTorch error text: kCudaOom, kNetwork or kNcclError.
 CauseClass ClassOfErrorText(std::string_view text);
+/// The class of an NCCL error raised in Python: from its "Last error:" detail when that is
+/// more specific than the summary, else from the summary.
+CauseClass ClassOfRaisedNcclError(const Incident& error);
 /// "rank 1 (vm pid 631)".
 std::string RankText(int rank, const std::string& host, int64_t pid);
 /// "09:26:08.776" style display time of an incident ("" when none).

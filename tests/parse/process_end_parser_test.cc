@@ -172,6 +172,35 @@ TEST(KernelOom, KilledProcessForms) {
   EXPECT_EQ(ParseOne("Killed process 12 after timeout").outcome, ParseOutcome::kNotNccl);
 }
 
+// UCX's signal handler, printed by the dying process itself (lines quoted from
+// deepspeedai/DeepSpeed#2638, triton-inference-server/hugectr_backend#42 and NVIDIA/nccl#1419).
+TEST(CaughtSignal, UcxHandlerLineIsTheProcessesOwnFatalSignal) {
+  auto bus = ParseAs<ProcessExit>(
+      "[cf0b62962198:378934:0:382579] Caught signal 7 (Bus error: nonexistent physical address)");
+  EXPECT_EQ(bus.reporter, ExitReporter::kPython);
+  EXPECT_EQ(bus.node, "cf0b62962198");
+  EXPECT_EQ(bus.pid, 378934);
+  EXPECT_EQ(bus.signal, 7);
+  EXPECT_EQ(bus.reason, "Caught signal 7 (Bus error: nonexistent physical address)");
+  auto padded = ParseAs<ProcessExit>(
+      "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)");
+  EXPECT_EQ(padded.node, "qgpuvb813-cvision");
+  EXPECT_EQ(padded.pid, 1);
+  auto segv = ParseAs<ProcessExit>(
+      "[gpu-node09:332629:0:332629] Caught signal 11 (Segmentation fault: address not mapped to "
+      "object at address 0x10)");
+  EXPECT_EQ(segv.signal, 11);
+  EXPECT_EQ(segv.pid, 332629);
+}
+
+TEST(CaughtSignal, LookAlikesStayQuiet) {
+  EXPECT_EQ(ParseOne("[worker] Caught signal 15, shutting down").outcome, ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[host:abc:0:1] Caught signal 7 (Bus error)").outcome,
+            ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("Caught signal 7 (Bus error: nonexistent physical address)").outcome,
+            ParseOutcome::kNotNccl);
+}
+
 TEST(Python, TracebackFramesAndException) {
   EXPECT_EQ(ParseAs<Traceback>("Traceback (most recent call last):").kind, TracebackKind::kStart);
   auto f = ParseAs<Traceback>(

@@ -52,6 +52,12 @@ struct Incident {
   std::string type;     ///< Exception type, signal name, warning location.
   std::string message;  ///< Whole message (never cut).
   std::string frame;    ///< Innermost frame: "train.py:49 in train_step".
+  /// kNcclError: the detail PyTorch prints after "Last error:" (NCCL's last WARN, e.g.
+  /// "socketStartConnect: Connect to 10.0.0.2<45763> failed : No route to host"), on the next
+  /// lines or glued to the same line; empty when none was printed. It names the cause more
+  /// precisely than the summary ("unhandled system error").
+  std::string detail;
+  Evidence detail_evidence;  ///< The line that holds `detail`, quoted whole.
   // kWatchdogTimeout, kProgress
   int pg = -1;
   int64_t seq = -1, last_enqueued = -1, last_completed = -1;

@@ -350,7 +350,8 @@ enum class ExitReporter : uint8_t {
   kSlurm,        // "srun: error: node7: task 3: Killed" / "...: Exited with exit code 1"
   kKubernetes,   // kubectl describe "Reason: OOMKilled", "Exit Code: 137"
   kKernel,       // "Out of memory: Killed process 1234 (python)"
-  kPython,       // "Fatal Python error: Segmentation fault" (the dying process itself)
+  kPython,       // "Fatal Python error: Segmentation fault" (the dying process itself), also
+                 // UCX's handler "[host:pid:0:tid] Caught signal 7 (Bus error: ...)"
   kRay,          // "(raylet) A worker died or was killed while executing a task by an unexpected
                  // system error. ... Worker IP address: 172.19.24.110"
 };
