@@ -3,6 +3,7 @@
 #include "ncclscope/model/job_builder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <functional>
 #include <string_view>
@@ -514,6 +515,7 @@ int ProcessOf(Job* job, JobBuilder::State* st, const EventContext& ctx) {
 }  // namespace
 
 void JobBuilder::Add(const Event& event) {
+  assert(state_ != nullptr && "JobBuilder::Add after Finish");
   const EventContext& ctx = event.ctx;
   ++job_->stats.events;
   ++state_->events_by_index[event.data.index()];
@@ -582,10 +584,14 @@ void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options)
 
 }  // namespace
 
-void JobBuilder::Finish(const BuildOptions& options) { FinishInto(job_, state_.get(), options); }
+void JobBuilder::Finish(const BuildOptions& options) {
+  FinishInto(job_, state_.get(), options);
+  state_.reset();
+}
 
 Job JobBuilder::Snapshot(const BuildOptions& options) const {
   Job job = *job_;
+  assert(state_ != nullptr && "JobBuilder::Snapshot after Finish");
   State state = *state_;
   FinishInto(&job, &state, options);
   return job;

@@ -423,23 +423,6 @@ json ReportDocument(const ReportInput& in) {
   json problems = json::array();
   for (const auto& p : in.problems) problems.push_back({{"path", p.path}, {"message", p.message}});
 
-  json hosts = json::array();
-  for (const auto& h : job.hosts) {
-    json procs = json::array();
-    for (int pi : h.processes) {
-      const Process& p = job.processes[pi];
-      procs.push_back({{"pid", p.pid},
-                       {"hostname", p.hostname},
-                       {"node", p.node},
-                       {"global_rank", p.global_rank >= 0 ? json(p.global_rank) : json(nullptr)},
-                       {"cuda_devs", p.cuda_devs}});
-    }
-    hosts.push_back({{"name", h.name},
-                     {"address", h.address.empty() ? json(nullptr) : json(h.address)},
-                     {"nodes", h.nodes},
-                     {"processes", std::move(procs)}});
-  }
-
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
   json timeline = TimelineJson(job);
@@ -474,7 +457,6 @@ json ReportDocument(const ReportInput& in) {
               {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
               {"configuration", JsonConfiguration(job)},
-              {"hosts", std::move(hosts)},
               {"watchdog", JsonWatchdog(job)},
               {"findings", std::move(findings)},
               {"root_cause", JsonRootCause(job, rc.cause)},
@@ -487,6 +469,42 @@ json ReportDocument(const ReportInput& in) {
 
 namespace {
 
+/// Hosts and their processes (a job of one file per rank has thousands), keys in byte order.
+void WriteHosts(const Job& job, JsonStream* js) {
+  js->BeginArray();
+  for (const auto& h : job.hosts) {
+    js->BeginObject();
+    js->Key("address");
+    js->StringOrNull(h.address);
+    js->Key("name");
+    js->String(h.name);
+    js->Key("nodes");
+    js->BeginArray();
+    for (const std::string& n : h.nodes) js->String(n);
+    js->EndArray();
+    js->Key("processes");
+    js->BeginArray();
+    for (int pi : h.processes) {
+      const Process& p = job.processes[pi];
+      js->BeginObject();
+      js->Key("cuda_devs");
+      js->IntArray(p.cuda_devs);
+      js->Key("global_rank");
+      js->IntOrNull(p.global_rank);
+      js->Key("hostname");
+      js->String(p.hostname);
+      js->Key("node");
+      js->String(p.node);
+      js->Key("pid");
+      js->Uint(p.pid);
+      js->EndObject();
+    }
+    js->EndArray();
+    js->EndObject();
+  }
+  js->EndArray();
+}
+
 /// The parts of the report written by JsonStream instead of built as a document, by key.
 struct StreamedPart {
   std::string_view key;
@@ -494,6 +512,7 @@ struct StreamedPart {
 };
 constexpr StreamedPart kStreamed[] = {
     {"communicators", WriteComms},
+    {"hosts", WriteHosts},
     {"links", WriteLinks},
     {"ranks", WriteRankTableJson},
 };

@@ -8,14 +8,19 @@
 namespace ncclscope::rules_internal {
 namespace {
 
-/// One timing sample.
+/// One timing sample: views into the job (a job of thousands of processes has thousands of
+/// samples; copying their evidence lines would add megabytes at the peak of memory).
 struct Sample {
-  std::string what;  ///< "bootstrap" or "init of comm 0x..."
+  const std::string* comm = nullptr;  ///< The communicator of an init; null for a bootstrap.
   int process = -1;
   double seconds = 0;
   double recv = -1;  ///< Bootstrap recv part (waiting for other ranks).
-  Evidence evidence;
+  const Evidence* evidence = nullptr;
 };
+
+std::string What(const Sample& s) {
+  return s.comm == nullptr ? std::string("bootstrap") : "init of comm " + *s.comm;
+}
 
 std::string Secs(double s) {
   char buf[32];
@@ -50,15 +55,14 @@ class SlowInitRule : public BasicRule {
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
       if (p.bootstrap_timings) {
-        boot.push_back({"bootstrap", static_cast<int>(i), p.bootstrap_timings->total,
-                        p.bootstrap_timings->recv, p.bootstrap_timings_evidence});
+        boot.push_back({nullptr, static_cast<int>(i), p.bootstrap_timings->total,
+                        p.bootstrap_timings->recv, &p.bootstrap_timings_evidence});
       }
     }
     for (const Communicator& c : job.comms) {
       for (const auto& [r, cr] : c.ranks) {
         if (cr.init_timings) {
-          init.push_back({"init of comm " + c.id, cr.process, cr.init_timings->total, -1,
-                          cr.complete_evidence});
+          init.push_back({&c.id, cr.process, cr.init_timings->total, -1, &cr.complete_evidence});
         }
       }
     }
@@ -75,6 +79,7 @@ class SlowInitRule : public BasicRule {
   static void Evaluate(const RuleContext& ctx, const Job& job, const std::vector<Sample>& samples,
                        Finding* f, std::vector<std::string>* parts) {
     std::vector<double> sorted;
+    sorted.reserve(samples.size());
     for (const Sample& s : samples) sorted.push_back(s.seconds);
     std::sort(sorted.begin(), sorted.end());
     size_t reported = 0;
@@ -90,10 +95,10 @@ class SlowInitRule : public BasicRule {
                      s.seconds > ctx.options.slow_init_outlier_factor * std::max(med, 0.01);
       if (!over && !outlier) continue;
       AddProcess(job, s.process, f);
-      AddEvidence(f, s.evidence);
+      AddEvidence(f, *s.evidence);
       if (++reported > 4) continue;
       std::string part =
-          s.what + " took " + Secs(s.seconds) + " on " + ProcessLabel(job, s.process);
+          What(s) + " took " + Secs(s.seconds) + " on " + ProcessLabel(job, s.process);
       if (over) part += " (threshold " + Secs(ctx.options.slow_init_seconds) + ")";
       if (outlier) part += " (others: median " + Secs(med) + ")";
       if (s.recv >= 0 && s.recv > 0.8 * s.seconds) {

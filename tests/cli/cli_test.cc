@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "input/input_test_helpers.h"
 #include "test_util.h"
 
 namespace ncclscope {
@@ -86,8 +87,8 @@ TEST(Cli, MissingPathExitsTwoNamingThePathAndStillAnalysesTheOthers) {
 }
 
 TEST(Cli, InputWithoutNcclLinesExitsThree) {
-  auto dir = std::filesystem::temp_directory_path() / "ncclscope_cli_nonccl";
-  std::filesystem::create_directories(dir);
+  const ncclscope::testing::ScratchDir scratch;
+  const std::filesystem::path dir = scratch.path();
   std::ofstream(dir / "app.log") << "epoch 1 loss 0.3\nepoch 2 loss 0.2\n";
   auto r = RunTool("'" + (dir / "app.log").string() + "'", true);
   EXPECT_EQ(r.code, 3);
@@ -113,8 +114,8 @@ TEST(Cli, UnknownFormatIsAUsageError) {
 }
 
 TEST(Cli, OutputFileReceivesTheReport) {
-  auto path = std::filesystem::temp_directory_path() / "ncclscope_cli_out.json";
-  std::filesystem::remove(path);
+  const ncclscope::testing::ScratchDir scratch;
+  const std::filesystem::path path = scratch.Path("out.json");
   auto r = RunTool("--format json -o '" + path.string() + "' " + Corpus("h200x4/default.log"));
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(r.out.empty());
@@ -233,8 +234,8 @@ TEST(Cli, BenchJudgesSocketSpeedAgainstNvlinkExpectation) {
 }
 
 TEST(Cli, BinaryGarbageNeverCrashes) {
-  auto dir = std::filesystem::temp_directory_path() / "ncclscope_cli_garbage";
-  std::filesystem::create_directories(dir);
+  const ncclscope::testing::ScratchDir scratch;
+  const std::filesystem::path dir = scratch.path();
   {
     std::ofstream f(dir / "g.bin", std::ios::binary);
     uint32_t x = 12345;
@@ -247,15 +248,18 @@ TEST(Cli, BinaryGarbageNeverCrashes) {
   EXPECT_EQ(r.code, 3);
 }
 
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / name;
+/// Writes `text` to `name` in `dir`; returns the path quoted for the shell.
+std::string WriteTemp(const ncclscope::testing::ScratchDir& dir, const std::string& name,
+                      const std::string& text) {
+  const std::string path = dir.Path(name);
   std::ofstream(path) << text;
-  return "'" + path.string() + "'";
+  return "'" + path + "'";
 }
 
 TEST(Cli, PolicyViolationFailsTheGate) {
+  const ncclscope::testing::ScratchDir dir;
   std::string policy =
-      WriteTemp("ncclscope_policy_ib.json", R"({"transports": {"inter_node": ["NET/IB"]}})");
+      WriteTemp(dir, "policy_ib.json", R"({"transports": {"inter_node": ["NET/IB"]}})");
   auto r = RunTool("--format json --fail-on error --policy " + policy + " " +
                    Corpus("h200x4/two_nodes.log"));
   EXPECT_EQ(r.code, 1);
@@ -267,15 +271,16 @@ TEST(Cli, PolicyViolationFailsTheGate) {
 }
 
 TEST(Cli, PolicyWithUnknownKeyIsAUsageErrorNamingTheKey) {
-  std::string policy = WriteTemp("ncclscope_policy_bad.json", R"({"transport": {}})");
+  const ncclscope::testing::ScratchDir dir;
+  std::string policy = WriteTemp(dir, "policy_bad.json", R"({"transport": {}})");
   auto r = RunTool("--policy " + policy + " " + Corpus("h200x4/default.log"), true);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("transport"), std::string::npos) << r.out;
 }
 
 TEST(Cli, PolicyCanIgnoreTheRuleThatFailed) {
-  std::string policy =
-      WriteTemp("ncclscope_policy_ignore.json", R"({"ignore": ["socket-fallback"]})");
+  const ncclscope::testing::ScratchDir dir;
+  std::string policy = WriteTemp(dir, "policy_ignore.json", R"({"ignore": ["socket-fallback"]})");
   EXPECT_EQ(RunTool("--policy " + policy + " " + Corpus("h200x4/pod_per_gpu.log")).code, 0);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "input/input_test_helpers.h"
 #include "test_util.h"
 
 namespace ncclscope {
@@ -22,8 +23,8 @@ int RunCli(const std::string& args) {
 }
 
 TEST(SummaryCliTest, MergedSummariesEqualAnalyzeOfTheDirectory) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "ncclscope_summary_cli";
-  std::filesystem::create_directories(dir);
+  const ncclscope::testing::ScratchDir scratch;
+  const std::filesystem::path dir = scratch.path();
   const std::string logs = TestData("corpus/h200x4/debug_file");
   for (const auto& e : std::filesystem::directory_iterator(logs)) {
     const std::string out = (dir / (e.path().filename().string() + ".json")).string();

@@ -12,6 +12,7 @@
 #include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/report/json_report.h"
 #include "ncclscope/report/text_report.h"
+#include "input/input_test_helpers.h"
 #include "test_util.h"
 
 namespace ncclscope {
@@ -101,8 +102,8 @@ TEST(PipelineRobustness, NulBytesAndInvalidUtf8AreCountedAndReportsStayValid) {
 }
 
 TEST(PipelineRobustness, TruncatedGzipKeepsTheGoodLinesAndReportsTheDamage) {
-  auto dir = std::filesystem::temp_directory_path() / "ncclscope_robust_gz";
-  std::filesystem::create_directories(dir);
+  const testing::ScratchDir scratch;
+  const std::filesystem::path dir = scratch.path();
   auto gz = dir / "cut.log.gz";
   std::string text = testing::ReadFileOrDie(testing::TestData("corpus/h200x4/default.log"));
   {
@@ -124,8 +125,8 @@ TEST(PipelineRobustness, TruncatedGzipKeepsTheGoodLinesAndReportsTheDamage) {
 }
 
 TEST(PipelineRobustness, DirectoryWithMissingAndEmptyFilesAnalysesTheRest) {
-  auto dir = std::filesystem::temp_directory_path() / "ncclscope_robust_dir";
-  std::filesystem::remove_all(dir);
+  const testing::ScratchDir scratch;
+  const std::filesystem::path dir = scratch.path();
   std::filesystem::create_directories(dir / "sub");
   std::ofstream(dir / "empty.log").close();
   std::filesystem::copy_file(testing::TestData("corpus/h200x4/two_nodes.log"),

@@ -55,7 +55,9 @@ class JobBuilder {
   /// `source` that were folded away before reaching Add because they change nothing but counters
   /// (condensed inputs). Returns false, counting nothing, for an unknown type name.
   bool AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count);
-  /// Groups hosts, resolves paths, classifies links. Call once, after the last Add.
+  /// Groups hosts, resolves paths, classifies links. Call once, after the last Add: it frees the
+  /// builder's indexes (process caches, membership and link indexes), so the rules and the
+  /// report that follow run without them in memory; Add and Snapshot must not follow.
   void Finish(const BuildOptions& options);
   /// The job as Finish would leave it if the input ended now: copies the job and the builder
   /// state and finishes the copy. This builder keeps accumulating (live analysis, --follow).
