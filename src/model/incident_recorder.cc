@@ -177,22 +177,26 @@ int IncidentRecorder::Remember(const InstanceKey& key, int instance) {
   return instance;
 }
 
-void IncidentRecorder::NoteConnectionRank(const EventContext& ctx, const Connection& c) {
+void IncidentRecorder::NoteConnectionRank(const EventContext& ctx, const Connection& c,
+                                          int proc) {
   if (ctx.host.empty() || ctx.pid == 0) return;
   // NET lines name their side; P2P/SHM lines (and old "Ring" lines) are printed by the sender.
   const int rank = c.direction == ConnDirection::kReceive ? c.dst_rank : c.src_rank;
   if (rank < 0) return;
-  if (rank == last_connection_rank_ && ctx.pid == last_connection_.pid &&
-      ctx.host == last_connection_.host) {
-    return;
+  std::vector<ConnectionRank*>& cache = connection_cache_.by_proc;
+  ConnectionRank* entry = proc >= 0 && static_cast<size_t>(proc) < cache.size() ? cache[proc]
+                                                                                 : nullptr;
+  if (entry == nullptr) {
+    entry = &connection_rank_[InstanceKey{std::string(ctx.host), ctx.pid}];
+    if (proc >= 0) {
+      if (static_cast<size_t>(proc) >= cache.size()) cache.resize(proc + 1, nullptr);
+      cache[proc] = entry;
+    }
   }
-  last_connection_ = InstanceKey{std::string(ctx.host), ctx.pid};
-  last_connection_rank_ = rank;
-  ConnectionRank& r = connection_rank_[last_connection_];
-  if (r.rank < 0) {
-    r.rank = rank;
-  } else if (r.rank != rank) {
-    r.conflict = true;
+  if (entry->rank < 0) {
+    entry->rank = rank;
+  } else if (entry->rank != rank) {
+    entry->conflict = true;
   }
 }
 

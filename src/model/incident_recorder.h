@@ -25,10 +25,11 @@ class IncidentRecorder {
   /// Folds one event (every event of the job comes through here). The hot lines (connections,
   /// COLL lines, noise, graph lines) neither start a process nor end one: a connection line
   /// only notes its printer's rank, the others cost no call.
-  void Add(const Event& event, Job* job) {
+  /// `proc`: the builder's process of the line (one per host:pid), or -1.
+  void Add(const Event& event, Job* job, int proc) {
     const EventData& d = event.data;
     if (const auto* c = std::get_if<Connection>(&d)) {
-      NoteConnectionRank(event.ctx, *c);
+      NoteConnectionRank(event.ctx, *c, proc);
       return;
     }
     if (std::holds_alternative<Collective>(d) || std::holds_alternative<CollAlgo>(d) ||
@@ -83,7 +84,7 @@ class IncidentRecorder {
   };
 
   SourceState& Source(uint32_t source);
-  void NoteConnectionRank(const EventContext& ctx, const Connection& c);
+  void NoteConnectionRank(const EventContext& ctx, const Connection& c, int proc);
   /// The `what():` line after "terminate called after throwing ..." names the rank and the
   /// reason of that abort.
   void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);
@@ -105,8 +106,18 @@ class IncidentRecorder {
   std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.
   std::vector<AttemptInfo> attempts_;
   std::map<InstanceKey, ConnectionRank> connection_rank_;
-  InstanceKey last_connection_;  ///< NoteConnectionRank's one-entry cache.
-  int last_connection_rank_ = -1;
+  /// NoteConnectionRank's entries by the builder's process index (a process is one host:pid;
+  /// std::map entries stay put). A copy of the recorder (a snapshot) starts without them.
+  struct ConnectionCache {
+    std::vector<ConnectionRank*> by_proc;
+    ConnectionCache() = default;
+    ConnectionCache(const ConnectionCache&) {}
+    ConnectionCache& operator=(const ConnectionCache&) {
+      by_proc.clear();
+      return *this;
+    }
+  };
+  ConnectionCache connection_cache_;
   std::string last_host_;  ///< InstanceOf's one-entry cache.
   uint32_t last_pid_ = 0;
   int last_instance_ = -1;

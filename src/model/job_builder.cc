@@ -540,7 +540,7 @@ void JobBuilder::Add(const Event& event) {
   }
   if (ctx.meta != nullptr) NoteLaunch(job_, state_.get(), *ctx.meta, ctx);
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
-  state_->incidents.Add(event, job_);
+  state_->incidents.Add(event, job_, proc);
 }
 
 bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count) {
