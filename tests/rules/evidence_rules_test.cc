@@ -8,20 +8,13 @@
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "rules/finding_lookup.h"
 
 namespace ncclscope {
 namespace {
 
-const Finding* FindingOf(const AnalysisResult& r, std::string_view rule) {
-  for (const Finding& f : r.findings) {
-    if (f.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-bool Has(const std::string& s, std::string_view needle) {
-  return s.find(needle) != std::string::npos;
-}
+using testing::FindingOf;
+using testing::Has;
 
 TEST(EvidenceRules, ClosedByPeerNamesThePeerAsTheSuspect) {
   // nccl-tests#166 (a peer died), two hosts in the excerpt.

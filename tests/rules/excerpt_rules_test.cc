@@ -9,21 +9,14 @@
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "rules/finding_lookup.h"
 #include "test_util.h"
 
 namespace ncclscope {
 namespace {
 
-const Finding* FindingOf(const AnalysisResult& r, std::string_view rule) {
-  for (const Finding& f : r.findings) {
-    if (f.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-bool Has(const std::string& s, std::string_view needle) {
-  return s.find(needle) != std::string::npos;
-}
+using testing::FindingOf;
+using testing::Has;
 
 // deepspeed#2632: DeepSpeed's pdsh runner, no IB device, sockets on eth0.
 constexpr std::string_view kPdshSocket =

@@ -9,14 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "rules/finding_lookup.h"
 #include "test_util.h"
 
 namespace ncclscope {
 namespace {
 
-bool Has(const std::string& s, std::string_view needle) {
-  return s.find(needle) != std::string::npos;
-}
+using testing::Has;
 
 TEST(Explain, PastedWarnLineWithPrefixesIsExplainedWithItsPeer) {
   // kubectl --timestamps + NCCL head + the 2.16+ message (nccl-tests#166).
