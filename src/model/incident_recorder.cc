@@ -50,6 +50,23 @@ bool ReadNumber(std::string_view s, size_t* i, int64_t* out) {
   return true;
 }
 
+/// "[Proxy Service 14] Failed to execute operation Connect from rank 14, retcode 2": the proxy
+/// thread of rank 14 serving its own rank's request, printed by rank 14's process. -1 otherwise
+/// (a request from another rank names that rank, not the printer).
+int ProxyServiceRank(std::string_view message) {
+  constexpr std::string_view kService = "[Proxy Service ";
+  if (message.substr(0, kService.size()) != kService) return -1;
+  size_t i = kService.size();
+  int64_t service = -1;
+  if (!ReadNumber(message, &i, &service)) return -1;
+  const size_t from = message.find(" from rank ", i);
+  if (from == std::string_view::npos) return -1;
+  size_t j = from + std::string_view(" from rank ").size();
+  int64_t requester = -1;
+  if (!ReadNumber(message, &j, &requester) || requester != service) return -1;
+  return static_cast<int>(service);
+}
+
 /// "1 (local_rank: 1)" → 1, 1; "-9 (pid: 631)" → -9, 631.
 void NumberAndParen(std::string_view v, std::string_view key, int64_t* number, int64_t* inner) {
   size_t i = 0;
@@ -183,6 +200,11 @@ void IncidentRecorder::NoteConnectionRank(const EventContext& ctx, const Connect
   // NET lines name their side; P2P/SHM lines (and old "Ring" lines) are printed by the sender.
   const int rank = c.direction == ConnDirection::kReceive ? c.dst_rank : c.src_rank;
   if (rank < 0) return;
+  NoteStatedRank(ctx, rank, proc);
+}
+
+void IncidentRecorder::NoteStatedRank(const EventContext& ctx, int rank, int proc) {
+  if (ctx.host.empty() || ctx.pid == 0 || rank < 0) return;
   std::vector<ConnectionRank*>& cache = connection_cache_.by_proc;
   ConnectionRank* entry = proc >= 0 && static_cast<size_t>(proc) < cache.size() ? cache[proc]
                                                                                  : nullptr;
@@ -311,6 +333,9 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.message = std::string(w->message);
     i.cascade = IsCascadeMessage(w->message);
     if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    // Like a connection line, a proxy service's message states the printer's rank (resolved
+    // with the others in Finish, unless its lines state several).
+    if (const int own = ProxyServiceRank(w->message); own >= 0) NoteStatedRank(ctx, own);
     Push(std::move(i), ctx, src, job);
     return;
   }
@@ -341,7 +366,14 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       i.detail = std::string(glued);
       i.detail_evidence = LineEvidence(ctx);
       i.cascade = i.cascade || IsCascadeMessage(glued);
+    } else if (!e->last_error.empty()) {
+      i.detail = std::string(e->last_error);
+      i.detail_evidence = LineEvidence(ctx);
+      i.cascade = i.cascade || IsCascadeMessage(e->last_error);
     }
+    // A line without NCCL's head (nccl-tests' "HOST: Test NCCL failure", a pdsh prefix before
+    // PyTorch's error) names its host only in the prefix.
+    if (i.host.empty() && ctx.meta != nullptr) i.host = std::string(ctx.meta->origin_host);
     NoteTerminateWhat(ctx, i.rank, &src, job);
     if (Push(std::move(i), ctx, src, job) != nullptr) {
       src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;

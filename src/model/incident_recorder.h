@@ -85,6 +85,9 @@ class IncidentRecorder {
 
   SourceState& Source(uint32_t source);
   void NoteConnectionRank(const EventContext& ctx, const Connection& c, int proc);
+  /// A rank the printing process states of itself (connection lines, its proxy service's
+  /// messages); `proc` is the builder's process, -1 when unknown.
+  void NoteStatedRank(const EventContext& ctx, int rank, int proc = -1);
   /// The `what():` line after "terminate called after throwing ..." names the rank and the
   /// reason of that abort.
   void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);

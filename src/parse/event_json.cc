@@ -381,6 +381,7 @@ struct FieldWriter {
     w->Str("where", e.where);
     w->Str("reason", e.reason);
     w->OptStr("nccl_version", e.nccl_version);
+    w->OptStr("last_error", e.last_error);
   }
   void operator()(const FrameworkEvent& e) const {
     w->Str("kind", EnumName(kFrameworkKinds, e.kind));

@@ -126,6 +126,28 @@ bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
   return true;
 }
 
+// nccl-tests: "Test NCCL failure common.cu:961 'internal error - please report this issue to the
+// NCCL developers / '" (the result of an NCCL call, then NCCL's last error, empty here).
+bool ParseTestNcclFailure(std::string_view msg, EventData* data) {
+  std::string_view rest = msg.substr(std::string_view("Test NCCL failure ").size());
+  const size_t quote = rest.find('\'');
+  if (quote == std::string_view::npos) return false;
+  FrameworkNcclError e;
+  e.exception = "nccl-tests";
+  e.where = Trim(rest.substr(0, quote));
+  std::string_view text = rest.substr(quote + 1);
+  if (EndsWith(text, "'")) text.remove_suffix(1);
+  const size_t slash = text.rfind(" / ");
+  if (slash != std::string_view::npos) {
+    e.last_error = Trim(text.substr(slash + 3));
+    text = text.substr(0, slash);
+  }
+  e.reason = Trim(text);
+  if (e.reason.empty()) return false;
+  *data = e;
+  return true;
+}
+
 // The distinctive framework messages; `msg` has header and logPrefix removed.
 bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view pg_desc,
                      EventData* data) {
@@ -167,6 +189,7 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   if (Has(msg, "NCCL error in: ") || Has(msg, "async exception: NCCL error: ")) {
     return ParseNcclErrorIn(msg, data);
   }
+  if (StartsWith(msg, "Test NCCL failure ")) return ParseTestNcclFailure(msg, data);
   static constexpr std::string_view kErrorNames[] = {
       "ncclUnhandledCudaError", "ncclSystemError",  "ncclInternalError",
       "ncclInvalidArgument",    "ncclInvalidUsage", "ncclRemoteError"};

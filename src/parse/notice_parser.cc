@@ -16,6 +16,8 @@ bool IsNoticeBody(std::string_view b) {
       if (StartsWith(b, "Check P2P Type ")) {
         return Contains(b, "intraNodeP2pSupport 0") || Contains(b, "isAllDirectP2p 0");
       }
+      // NCCL <= 2.8 reported a connect retry as "Call to connect returned <errno>, retrying".
+      if (StartsWith(b, "Call to connect returned ")) return Contains(b, "retrying");
       return StartsWith(b, "Could not open XML topology file") ||
              StartsWith(b, "Could not open XML graph file") ||
              StartsWith(b, "Could not enable P2P between") ||

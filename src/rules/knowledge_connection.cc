@@ -110,7 +110,7 @@ constexpr KnownMessage kConnectionEntries[] = {
     {"conn-retrying", "connection", "connection-error", Severity::kWarning,
      FailureSide::kNetworkPath,
      {"connect to * returned * retrying", "Connect to * failed * retrying",
-      "returned * retrying * after sleep for"},
+      "returned * retrying * after sleep for", "Call to connect returned * retrying"},
      {},
      "Connecting to a peer keeps failing (NCCL retries)",
      "NCCL tries again and again to connect to a peer that refuses or does not answer; when the "
@@ -118,9 +118,11 @@ constexpr KnownMessage kConnectionEntries[] = {
      {"the peer is not (or no longer) running: a crashed rank, or ranks of another attempt "
       "reusing a stale NCCL id or MASTER_PORT",
       "the address is not reachable from this rank (interface, firewall)"},
-     kFixPath, "2.24.3+ (INFO on every retry)",
+     kFixPath,
+     "2.24.3+ (INFO on every retry); up to 2.8 \"Call to connect returned %s, retrying\"",
      {"socketPollConnect: connect to 10.29.224.148<52333> returned Connection refused, retrying "
-      "(18/34) after sleep for 1800 msec"}},
+      "(18/34) after sleep for 1800 msec",
+      "Call to connect returned Connection timed out, retrying"}},
     {"conn-timed-out", "connection", "connection-error", Severity::kError,
      FailureSide::kNetworkPath,
      {"Connection timed out", "exceeded timeouts", "exceeded retries", "exceeded error retry count",

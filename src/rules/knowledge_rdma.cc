@@ -48,6 +48,21 @@ constexpr KnownMessage kRdmaEntries[] = {
       "ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.216.210.236<49892> with "
       "status=12 opcode=32616 len=0 vendor err 129 (Recv)"}},
     // ---- Asynchronous events ---------------------------------------------------------------
+    {"ib-device-without-pci", "ib", "ib-error", Severity::kWarning, FailureSide::kNone,
+     {"Could not find real path of * (/sys/class/infiniband/"},
+     {},
+     "An RDMA device with no PCI device behind it (software RoCE or a virtual device)",
+     "NCCL uses an RDMA device that sysfs shows without a PCI device: a software RDMA device "
+     "(Soft-RoCE `rxe`, `siw`) or a virtual one. Software RDMA runs on the CPU: no GPUDirect "
+     "RDMA, bandwidth at or below TCP sockets, and NCCL cannot place it in the topology.",
+     {"Soft-RoCE (rdma_rxe) or software iWARP (siw) set up on a host without an RDMA NIC, and "
+      "NCCL_IB_HCA naming it",
+      "a VM or container that sees a virtual RDMA device without its PCI function"},
+     "Use the hardware RDMA NIC (NCCL_IB_HCA=mlx5_0,...); without one, use sockets "
+     "(NCCL_IB_DISABLE=1) with NCCL_SOCKET_IFNAME on the fast interface.",
+     "all versions (transport/net_ib.cc \"Could not find real path of %s (%s)\")",
+     {"transport/net_ib.cc:115 NCCL WARN Could not find real path of rxe0 "
+      "(/sys/class/infiniband/rxe0/device)"}},
     {"ib-async-fatal", "ib", "ib-error", Severity::kError, FailureSide::kNone,
      {"NET/IB*async fatal event", "NET/IB*Got async error event", "NET/IB*Got async event"},
      {},

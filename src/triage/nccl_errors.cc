@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/rules/knowledge.h"
 #include "triage_internal.h"
 
 namespace ncclscope::triage_internal {
@@ -31,14 +32,104 @@ CauseClass ClassOfNcclIncident(const Incident& i) {
   return i.kind == IncidentKind::kNcclError ? ClassOfRaisedNcclError(i) : ClassOfErrorText(i.message);
 }
 
+/// A WARN NCCL prints while it probes and then works on without (no libibverbs on a machine
+/// without InfiniBand, an optional plugin absent): the message catalog calls it benign.
+bool IsBenignWarn(const Incident& i) {
+  if (i.kind != IncidentKind::kNcclWarn) return false;
+  const KnownMessage* known = MatchMessage(i.message, i.type);
+  return known != nullptr && known->rule == kBenignRule;
+}
+
+/// A proxy's report that an operation failed ("[Proxy Service 14] Failed to execute operation
+/// Connect from rank 14, retcode 2", "Proxy Call to rank 14 failed (Connect)"): it wraps the
+/// error that made the operation fail, printed by the same process before or after it.
+bool IsProxyWrapper(const Incident& i) {
+  const std::string& m = i.message;
+  return (m.rfind("[Proxy Service ", 0) == 0 &&
+          m.find("Failed to execute operation") != std::string::npos) ||
+         (m.rfind("Proxy Call to rank ", 0) == 0 && m.find(" failed") != std::string::npos);
+}
+
+bool SameProcess(const Incident& a, const Incident& b) {
+  return a.pid > 0 && a.pid == b.pid && a.host == b.host;
+}
+
+/// Whether two host names are one host ("ip-172-31-12-104" and its FQDN).
+bool SameHost(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  return a.find(b) != std::string::npos || b.find(a) != std::string::npos;
+}
+
+/// A peer-gone message of the attempt that names a host where another known process of the
+/// attempt runs: that peer, not `wrapper`'s process, went away first.
+bool CascadeNamesAnotherProcess(const AttemptView& view, const Incident& wrapper) {
+  for (const Incident* i : view.incidents) {
+    const bool nccl = i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError;
+    if (!nccl || !i->cascade) continue;
+    const std::string peer = PeerOf(i->message);
+    if (peer.empty() || SameHost(peer, wrapper.host)) continue;
+    for (const ProcessInstance* p : view.processes) {
+      if (SameHost(p->host, peer)) return true;
+    }
+  }
+  return false;
+}
+
+/// The root cause when a proxy's failed operation is the first error of its own: its process,
+/// with the class of the error it wraps (the same process's other NCCL errors).
+RootCause FromProxyWrapper(const AttemptView& view, const Incident& wrapper) {
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
+  rc.confidence = Confidence::kMedium;
+  rc.cls = CauseClass::kNcclError;
+  const Incident* wrapped = nullptr;
+  for (const Incident* i : view.incidents) {
+    if ((i->kind != IncidentKind::kNcclWarn && i->kind != IncidentKind::kNcclError) ||
+        IsProxyWrapper(*i) || !SameProcess(*i, wrapper)) {
+      continue;
+    }
+    if (wrapped == nullptr || (ClassOfNcclIncident(*wrapped) != CauseClass::kNetwork &&
+                               ClassOfNcclIncident(*i) == CauseClass::kNetwork)) {
+      wrapped = i;
+    }
+  }
+  Culprit c{wrapper.rank, wrapper.host, wrapper.pid};
+  rc.culprits.push_back(c);
+  rc.what = fmt::format("NCCL error: {}", wrapper.message);
+  rc.evidence.push_back(wrapper.evidence);
+  rc.cause_lines.push_back({wrapper.evidence.source, wrapper.evidence.line});
+  if (wrapped != nullptr) {
+    rc.cls = ClassOfNcclIncident(*wrapped);
+    rc.what += fmt::format(" — {}", wrapped->message);
+    rc.evidence.push_back(wrapped->evidence);
+    rc.cause_lines.push_back({wrapped->evidence.source, wrapped->evidence.line});
+  }
+  rc.time = wrapper.time;
+  rc.time_text = wrapper.time_text;
+  rc.reasoning = fmt::format(
+      "{} reported the first NCCL error of its own: its proxy failed an operation (\"{}\"){}",
+      RankText(c.rank, c.host, c.pid), wrapper.message,
+      wrapped == nullptr
+          ? std::string()
+          : fmt::format(", and the same process reported why: \"{}\"", wrapped->message));
+  return rc;
+}
+
 }  // namespace
 
 std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   const Incident* first = nullptr;
   const Incident* first_cascade = nullptr;
   const Incident* first_local = nullptr;  ///< First error of a rank's own resources.
+  const Incident* first_wrapper = nullptr;  ///< First proxy report of a failed operation.
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kNcclWarn && i->kind != IncidentKind::kNcclError) continue;
+    if (IsBenignWarn(*i)) continue;
+    if (IsProxyWrapper(*i)) {
+      if (first_wrapper == nullptr) first_wrapper = i;
+      continue;
+    }
     if (i->cascade || i->message.find("communicator was aborted") != std::string::npos) {
       if (first_cascade == nullptr) first_cascade = i;
       continue;
@@ -89,6 +180,9 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
                                RankText(c.rank, c.host, c.pid),
                                first->detail.empty() ? first->message : first->detail);
     return rc;
+  }
+  if (first_wrapper != nullptr && !CascadeNamesAnotherProcess(view, *first_wrapper)) {
+    return FromProxyWrapper(view, *first_wrapper);
   }
   if (first_cascade == nullptr) return std::nullopt;
   // A peer that closed its sockets (FIN: "Connection closed by remote peer", "remote process

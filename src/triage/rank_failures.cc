@@ -184,8 +184,12 @@ void Classify(RankFailure* f) {
   }
   if (nccl_exception != nullptr) {
     f->cls = ClassOfRaisedNcclError(*nccl_exception);
-    f->what = fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
-                          Headline(nccl_exception->message));
+    // nccl-tests names no exception: its check of an NCCL call's result failed.
+    f->what = nccl_exception->type == "nccl-tests"
+                  ? fmt::format("failed an NCCL call in nccl-tests: {}",
+                                Headline(nccl_exception->message))
+                  : fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
+                                Headline(nccl_exception->message));
     if (!nccl_exception->detail.empty()) {
       f->what += fmt::format(" — Last error: {}", Headline(nccl_exception->detail));
     }

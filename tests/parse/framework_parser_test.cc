@@ -90,6 +90,23 @@ TEST(Framework, NcclErrorWithAndWithoutExceptionName) {
   EXPECT_TRUE(b.nccl_version.empty());
 }
 
+TEST(Framework, NcclTestsFailureIsAnNcclErrorWithItsLastError) {
+  // NVIDIA/nccl-tests#204 (the host prefix is read by the input layer); nccl-tests prints the
+  // result string, then NCCL's last error after " / " (empty here).
+  auto a = ParseAs<FrameworkNcclError>(
+      "Test NCCL failure common.cu:961 'internal error - please report this issue to the NCCL "
+      "developers / '");
+  EXPECT_EQ(a.exception, "nccl-tests");
+  EXPECT_EQ(a.where, "common.cu:961");
+  EXPECT_EQ(a.reason, "internal error - please report this issue to the NCCL developers");
+  EXPECT_TRUE(a.last_error.empty());
+  auto b = ParseAs<FrameworkNcclError>(
+      "Test NCCL failure common.cu:1279 'unhandled system error (run with NCCL_DEBUG=INFO for "
+      "details) / socketStartConnect: Connect to 10.0.0.2<4567> failed : Connection refused'");
+  EXPECT_EQ(b.reason, "unhandled system error (run with NCCL_DEBUG=INFO for details)");
+  EXPECT_EQ(b.last_error, "socketStartConnect: Connect to 10.0.0.2<4567> failed : Connection refused");
+}
+
 struct FwCase {
   const char* text;
   FrameworkKind kind;

@@ -52,6 +52,20 @@ INSTANTIATE_TEST_SUITE_P(
         WarnCase{"CollNet setup failed", WarnCategory::kCollNet},
         WarnCase{"Error : ring 0 does not loop back to start (1 != 0)", WarnCategory::kOther}));
 
+TEST(Notice, OldConnectRetryIsANotice) {
+  // Oneflow-Inc/oneflow#3586 (NCCL <= 2.8): each connect retry at INFO.
+  auto p = testing::ParseOne(
+      "worker:101542:101934 [0] NCCL INFO Call to connect returned Connection timed out, "
+      "retrying");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  const auto* n = std::get_if<Notice>(&p.event.data);
+  ASSERT_NE(n, nullptr) << EventTypeName(p.event.data);
+  EXPECT_EQ(n->message, "Call to connect returned Connection timed out, retrying");
+  // Without "retrying" it is not the retry notice.
+  auto q = testing::ParseOne("worker:1:2 [0] NCCL INFO Call to connect returned Connection timed out");
+  EXPECT_EQ(std::get_if<Notice>(&q.event.data), nullptr);
+}
+
 TEST(Warning, NowarnDowngradedShmFailureAtInfoIsWarning) {
   auto p = testing::ParseOne(
       "h:1:2 [0] NCCL INFO Error while attaching to shared memory segment /dev/shm/nccl-a (size "

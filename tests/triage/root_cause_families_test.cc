@@ -201,5 +201,145 @@ TEST(RootCauseFamilies, YearlessGlogAndSyslogTimesOrderAgainstIsoTimesOfTheSameJ
   EXPECT_EQ(c.time_text, "2026-11-22 13:41:09") << c.reasoning;
 }
 
+// A proxy's "[Proxy Service N] Failed to execute operation Connect from rank N" wraps the error
+// that made the operation fail; it states that its process is rank N. dmlc/xgboost#7982: the
+// wrapped error is a broken pipe (the peer it names is the process's own host).
+constexpr std::string_view kProxyBrokenPipe =
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO proxy.cc:942 -> 2\n"
+    "\n"
+    "ip-172-31-12-104:28056:39685 [0] proxy.cc:1040 NCCL WARN [Proxy Service 3] Failed to exe"
+    "cute operation Connect from rank 3, retcode 2\n"
+    "\n"
+    "ip-172-31-12-104:28056:39685 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from 17"
+    "2.18.0.1<34483> failed : Broken pipe\n"
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO misc/socket.cc:520 -> 2\n"
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO transport/net_socket.cc:368 -> 2\n"
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO include/net.h:25 -> 2\n"
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO transport/net.cc:515 -> 2\n"
+    "ip-172-31-12-104:28056:39685 [0] NCCL INFO proxy.cc:914 -> 2\n"
+    "\n"
+    "ip-172-31-12-104:28056:39685 [0] proxy.cc:1040 NCCL WARN [Proxy Service 3] Failed to exe"
+    "cute operation Connect from rank 3, retcode 2\n"
+    "\n"
+    "ip-172-31-12-104:28056:17126 [0] misc/socket.cc:523 NCCL WARN Net : Connection closed by"
+    " remote peer ip-172-31-12-104.ap-southeast-1.compute.internal<36803>\n"
+    "ip-172-31-12-104:28056:17126 [0] NCCL INFO misc/socket.cc:531 -> 2\n"
+    "ip-172-31-12-104:28056:17126 [0] NCCL INFO misc/socket.cc:543 -> 2\n"
+    "ip-172-31-12-104:28056:17126 [0] NCCL INFO proxy.cc:805 -> 2\n"
+    "\n"
+    "ip-172-31-12-104:28056:17126 [0] proxy.cc:808 NCCL WARN Proxy Call to rank 3 failed (Con"
+    "nect)\n"
+    "ip-172-31-12-104:28056:17126 [0] NCCL INFO transport/net.cc:269 -> 2\n";
+
+TEST(RootCauseFamilies, ProxyServiceFailureIsItsProcessWithTheErrorItWraps) {
+  const AnalysisResult r = AnalyzeText(kProxyBrokenPipe);
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "network");
+  ASSERT_EQ(c.culprits.size(), 1u);
+  EXPECT_EQ(c.culprits[0].rank, 3);
+  EXPECT_EQ(c.culprits[0].host, "ip-172-31-12-104");
+  EXPECT_NE(c.what.find("Call to recv from 172.18.0.1<34483> failed : Broken pipe"),
+            std::string::npos)
+      << c.what;
+}
+
+TEST(RootCauseFamilies, ProxyServiceNamesTheRankOfTheFailureBeforeIt) {
+  // NVIDIA/nccl-tests#185: the IB failure comes first; the proxy's report names its rank.
+  const AnalysisResult r = AnalyzeText(
+    "dgxh100-3:225140:225355 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed w"
+    "ith error Network is unreachable\n"
+    "dgxh100-3:225140:225355 [0] NCCL INFO transport/net_ib.cc:579 -> 2\n"
+    "dgxh100-3:225140:225355 [0] NCCL INFO transport/net_ib.cc:786 -> 2\n"
+    "dgxh100-3:225140:225355 [0] NCCL INFO transport/net.cc:728 -> 2\n"
+    "dgxh100-3:225140:225355 [0] NCCL INFO proxy.cc:1306 -> 2\n"
+    "dgxh100-3:225140:225355 [0] NCCL INFO proxy.cc:1377 -> 2\n"
+    "\n"
+    "dgxh100-3:225140:225355 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute "
+    "operation Connect from rank 1, retcode 2\n"
+    "\n"
+    "dgxh100-3:225140:225289 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection close"
+    "d by remote peer dgxh100-3<41109>\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO misc/socket.cc:749 -> 6\n"
+    "\n"
+    "dgxh100-3:225140:225289 [0] proxy.cc:1143 NCCL WARN Socket recv failed while polling for"
+    " opId=0x7fa0242685e0\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO transport/net.cc:362 -> 3\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO transport.cc:168 -> 3\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO init.cc:1079 -> 3\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO init.cc:1358 -> 3\n"
+    "dgxh100-3:225140:225289 [0] NCCL INFO group.cc:65 -> 3 [Async thread]\n"
+    "dgxh100-3:225140:225140 [0] NCCL INFO group.cc:406 -> 3\n"
+    "dgxh100-3:225140:225140 [0] NCCL INFO group.cc:96 -> 3\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "network");
+  ASSERT_EQ(c.culprits.size(), 1u);
+  EXPECT_EQ(c.culprits[0].rank, 1);
+  EXPECT_NE(c.what.find("ibv_modify_qp failed with error Network is unreachable"),
+            std::string::npos)
+      << c.what;
+}
+
+TEST(RootCauseFamilies, ProxyFailureAfterAKnownPeerWentAwayBlamesThePeer) {
+  // The same proxy report on node2, after node1 (a process of the job) closed its connection:
+  // node1 went away first.
+  const AnalysisResult r = AnalyzeText(
+      "node1:100:100 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
+      "START\n"
+      "node2:200:200 [0] NCCL INFO comm 0x66e0 rank 1 nranks 2 cudaDev 0 busId 1000 - Init "
+      "START\n"
+      "node2:200:201 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote "
+      "peer node1<41109>\n"
+      "node2:200:202 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute operation "
+      "Connect from rank 1, retcode 2\n");
+  const RootCause& c = CauseOf(r);
+  ASSERT_EQ(c.culprits.size(), 1u);
+  EXPECT_EQ(c.culprits[0].host, "node1");
+}
+
+TEST(RootCauseFamilies, BenignVerbsProbeWarningIsNoRootCause) {
+  // pytorch/pytorch#68893 (Ray, ESC bytes lost): NCCL looks for libibverbs, does not find it
+  // and uses sockets; nothing failed.
+  const AnalysisResult r = AnalyzeText(
+      "[0m ip-172-31-0-137:14605:14673 [0] NCCL INFO NET/Plugin : No plugin found "
+      "(libnccl-net.so), using internal implementation\n"
+      "[0m ip-172-31-0-137:14605:14673 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
+      "libibverbs.so[.1]\n"
+      "[0m ip-172-31-0-137:14605:14673 [0] NCCL INFO Using network Socket\n");
+  EXPECT_FALSE(CauseOf(r).job_failed);
+  EXPECT_NE(CauseClassName(CauseOf(r).cls), "nccl-error");
+}
+
+TEST(RootCauseFamilies, NcclTestsFailureNamesItsHostNotThePeerThatSawItGo) {
+  // NVIDIA/nccl-tests#204: DisAI-4090-2's init fails (nccl-tests reports the failed call); the
+  // peer on DisAI-4090-3 then sees the connection closed.
+  const AnalysisResult r = AnalyzeText(
+    "DisAI-4090-2:914454:914479 [1] NCCL INFO bootstrap.cc:312 -> 3\n"
+    "DisAI-4090-2:914454:914479 [1] NCCL INFO init.cc:1493 -> 3\n"
+    "DisAI-4090-2:914454:914479 [1] NCCL INFO group.cc:64 -> 3 [Async thread]\n"
+    "DisAI-4090-2:914454:914454 [3] NCCL INFO group.cc:418 -> 3\n"
+    "DisAI-4090-2:914454:914454 [3] NCCL INFO group.cc:95 -> 3\n"
+    "DisAI-4090-2: Test NCCL failure common.cu:961 'internal error - please report this issue"
+    " to the NCCL developers / '\n"
+    " .. DisAI-4090-2 pid 914454: Test failure common.cu:844\n"
+    "DisAI-4090-3:63755:63771 [3] NCCL INFO NVLS multicast support is not available on dev 3"
+    "\n"
+    "\n"
+    "DisAI-4090-3:63755:63768 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection clos"
+    "ed by remote peer 10.102.0.232<40318>\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO misc/socket.cc:58 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO misc/socket.cc:787 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO bootstrap.cc:75 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO bootstrap.cc:399 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO init.cc:820 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO init.cc:1396 -> 6\n"
+    "DisAI-4090-3:63755:63768 [0] NCCL INFO group.cc:64 -> 6 [Async thread]\n"
+    "DisAI-4090-3:63755:63769 [1] NCCL INFO misc/socket.cc:47 -> 3\n"
+    "DisAI-4090-3:63755:63769 [1] NCCL INFO misc/socket.cc:58 -> 3\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error");
+  ASSERT_FALSE(c.culprits.empty());
+  EXPECT_EQ(c.culprits[0].host, "DisAI-4090-2");
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -321,6 +321,7 @@ struct FrameworkNcclError {  // "NCCL error in: file:93, unhandled system error 
   std::string_view reason;
   std::string_view nccl_version;
   std::string_view exception;  // "torch.distributed.DistBackendError" or empty
+  std::string_view last_error;  // nccl-tests' "'<error> / <last error>'": the last error
 };
 enum class FrameworkKind : uint8_t {
   kNcclErrorDetail,     // "ncclSystemError: ..." etc.
