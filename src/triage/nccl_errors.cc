@@ -54,10 +54,15 @@ bool SameProcess(const Incident& a, const Incident& b) {
   return a.pid > 0 && a.pid == b.pid && a.host == b.host;
 }
 
-/// Whether two host names are one host ("ip-172-31-12-104" and its FQDN).
+/// Whether two host names are one host: equal, or one is the other's first labels
+/// ("ip-172-31-12-104" and "ip-172-31-12-104.ap-southeast-1.compute.internal"; not "node1" and
+/// "node10").
 bool SameHost(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty()) return false;
-  return a.find(b) != std::string::npos || b.find(a) != std::string::npos;
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
 }
 
 /// A peer-gone message of the attempt that names a host where another known process of the

@@ -296,6 +296,23 @@ TEST(RootCauseFamilies, ProxyFailureAfterAKnownPeerWentAwayBlamesThePeer) {
   EXPECT_EQ(c.culprits[0].host, "node1");
 }
 
+TEST(RootCauseFamilies, ProxyFailureAfterAPeerWithALongerNameWentAwayBlamesThatPeer) {
+  // node1's proxy failed after node10 (another process of the job) closed its connection: a
+  // host name that only starts like the other is another host.
+  const AnalysisResult r = AnalyzeText(
+      "node10:100:100 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
+      "START\n"
+      "node1:200:200 [0] NCCL INFO comm 0x66e0 rank 1 nranks 2 cudaDev 0 busId 1000 - Init "
+      "START\n"
+      "node1:200:201 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote "
+      "peer node10<41109>\n"
+      "node1:200:202 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute operation "
+      "Connect from rank 1, retcode 2\n");
+  const RootCause& c = CauseOf(r);
+  ASSERT_EQ(c.culprits.size(), 1u);
+  EXPECT_EQ(c.culprits[0].host, "node10");
+}
+
 TEST(RootCauseFamilies, BenignVerbsProbeWarningIsNoRootCause) {
   // pytorch/pytorch#68893 (Ray, ESC bytes lost): NCCL looks for libibverbs, does not find it
   // and uses sockets; nothing failed.
