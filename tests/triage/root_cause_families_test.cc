@@ -279,38 +279,31 @@ TEST(RootCauseFamilies, ProxyServiceNamesTheRankOfTheFailureBeforeIt) {
       << c.what;
 }
 
-TEST(RootCauseFamilies, ProxyFailureAfterAKnownPeerWentAwayBlamesThePeer) {
-  // The same proxy report on node2, after node1 (a process of the job) closed its connection:
-  // node1 went away first.
+/// Two processes of one job: `peer` (rank 0) and `printer` (rank 1), whose proxy fails after
+/// `peer` closed its connection. Returns the culprit host of the root cause.
+std::string CulpritAfterPeerClosed(const std::string& peer, const std::string& printer) {
   const AnalysisResult r = AnalyzeText(
-      "node1:100:100 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
-      "START\n"
-      "node2:200:200 [0] NCCL INFO comm 0x66e0 rank 1 nranks 2 cudaDev 0 busId 1000 - Init "
-      "START\n"
-      "node2:200:201 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote "
-      "peer node1<41109>\n"
-      "node2:200:202 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute operation "
-      "Connect from rank 1, retcode 2\n");
+      peer + ":100:100 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
+             "START\n" +
+      printer + ":200:200 [0] NCCL INFO comm 0x66e0 rank 1 nranks 2 cudaDev 0 busId 1000 - Init "
+                "START\n" +
+      printer + ":200:201 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+                "remote peer " + peer + "<41109>\n" +
+      printer + ":200:202 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute "
+                "operation Connect from rank 1, retcode 2\n");
   const RootCause& c = CauseOf(r);
-  ASSERT_EQ(c.culprits.size(), 1u);
-  EXPECT_EQ(c.culprits[0].host, "node1");
+  return c.culprits.size() == 1 ? c.culprits[0].host : std::string("(not one culprit)");
+}
+
+TEST(RootCauseFamilies, ProxyFailureAfterAKnownPeerWentAwayBlamesThePeer) {
+  // The proxy report on node2 comes after node1, a process of the job, closed its connection:
+  // node1 went away first.
+  EXPECT_EQ(CulpritAfterPeerClosed("node1", "node2"), "node1");
 }
 
 TEST(RootCauseFamilies, ProxyFailureAfterAPeerWithALongerNameWentAwayBlamesThatPeer) {
-  // node1's proxy failed after node10 (another process of the job) closed its connection: a
-  // host name that only starts like the other is another host.
-  const AnalysisResult r = AnalyzeText(
-      "node10:100:100 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
-      "START\n"
-      "node1:200:200 [0] NCCL INFO comm 0x66e0 rank 1 nranks 2 cudaDev 0 busId 1000 - Init "
-      "START\n"
-      "node1:200:201 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote "
-      "peer node10<41109>\n"
-      "node1:200:202 [0] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to execute operation "
-      "Connect from rank 1, retcode 2\n");
-  const RootCause& c = CauseOf(r);
-  ASSERT_EQ(c.culprits.size(), 1u);
-  EXPECT_EQ(c.culprits[0].host, "node10");
+  // A host name that only starts like the printer's is another host (node10 is not node1).
+  EXPECT_EQ(CulpritAfterPeerClosed("node10", "node1"), "node10");
 }
 
 TEST(RootCauseFamilies, BenignVerbsProbeWarningIsNoRootCause) {
