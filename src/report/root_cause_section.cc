@@ -69,8 +69,8 @@ void WriteCause(const Job& job, const AttemptCause& a, const std::string& indent
 
 std::string RootCauseHeadline(const RootCause& c) {
   if (c.cls == CauseClass::kNone) {
-    return c.job_failed ? "processes were stopped; the input does not say why"
-                        : "no failure in the input";
+    if (!c.job_failed) return "no failure in the input";
+    return c.what.empty() ? "processes were stopped; the input does not say why" : c.what;
   }
   return fmt::format("{} {}", Who(c), c.what);
 }

@@ -7,7 +7,8 @@
 //   2. Watchdog timeouts that came before any such end are compared across ranks.
 //   3. Else the first NCCL error that is not a peer-gone message; else the peer those name.
 //   4. Else a rank that reached init late (or never).
-//   5. Else, when a signal stopped a job whose communicators were up, a hang (timeout-unknown).
+//   5. Else, when a signal stopped a job whose communicators were up, a hang (timeout-unknown);
+//      when only the launcher says a process failed (mpirun's abort), a failed job, no culprit.
 #include "ncclscope/triage/root_cause.h"
 
 #include <fmt/format.h>
@@ -227,6 +228,14 @@ bool CommsUp(const Job& job) {
   return any;
 }
 
+/// The first incident of `kind` in the attempt, or nullptr.
+const Incident* FirstOfKind(const AttemptView& view, IncidentKind kind) {
+  for (const Incident* i : view.incidents) {
+    if (i->kind == kind) return i;
+  }
+  return nullptr;
+}
+
 RootCause AnalyzeAttempt(const Job& job, int attempt) {
   const AttemptView view = ViewOf(job, attempt);
   std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
@@ -311,6 +320,23 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
         rc.what = "processes were stopped, and the input does not say why";
         rc.reasoning = "processes ended by the launcher's or scheduler's signal, with no "
                        "failure of their own in the input";
+      } else if (const Incident* gave_up = FirstOfKind(view, IncidentKind::kLauncherGaveUp)) {
+        // mpirun's "Primary job terminated normally, but 1 process returned a non-zero exit
+        // code ... aborted": the job failed, but the input names no rank and no reason.
+        rc.cls = CauseClass::kNone;
+        rc.job_failed = true;
+        rc.confidence = Confidence::kLow;
+        rc.what = "the launcher ended the job after a process failed, and the input does not say "
+                  "which rank or why";
+        rc.time = gave_up->time;
+        rc.time_text = gave_up->time_text;
+        rc.evidence.push_back(gave_up->evidence);
+        rc.cause_lines.push_back({gave_up->evidence.source, gave_up->evidence.line});
+        rc.reasoning = fmt::format(
+            "the launcher reported \"{}\" and no process's own failure is in the input: look at "
+            "the failed process's own output (stderr, core dump, the kernel log) for its exit "
+            "code or signal",
+            gave_up->message);
       }
     }
   }

@@ -351,5 +351,22 @@ TEST(RootCauseFamilies, NcclTestsFailureNamesItsHostNotThePeerThatSawItGo) {
   EXPECT_EQ(c.culprits[0].host, "DisAI-4090-2");
 }
 
+TEST(RootCauseFamilies, MpirunAbortWithoutARankIsAFailedJobWithNoCulprit) {
+  // NVIDIA/nccl#983: mpirun aborts the job after one process failed; the excerpt names neither
+  // the rank nor the reason. The job failed: the report must not say it did not.
+  const AnalysisResult r = AnalyzeText(
+      "4c217144f0b1:113168:113179 [0] NCCL INFO Channel 01/0 : 0[1a000] -> 1[1a000] [send] via "
+      "NET/IB/2\n"
+      "--------------------------------------------------------------------------\n"
+      "Primary job  terminated normally, but 1 process returned\n"
+      "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+      "--------------------------------------------------------------------------\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_TRUE(c.job_failed);
+  EXPECT_EQ(CauseClassName(c.cls), "none");
+  EXPECT_TRUE(c.culprits.empty());
+  EXPECT_TRUE(EvidenceHolds(c, "Primary job  terminated normally, but 1 process returned"));
+}
+
 }  // namespace
 }  // namespace ncclscope
