@@ -31,28 +31,6 @@ uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
   return idx;
 }
 
-void EventPipeline::CountLine(const Event& event, SourceInfo* s) {
-  switch (event.ctx.level) {
-    case Level::kTorch:
-    case Level::kLibfabric:
-      ++s->framework_lines;
-      ++stats_->framework_lines;
-      if (event.ctx.text.find("NCCL") != std::string_view::npos) {
-        ++s->mention_lines;
-        ++stats_->mention_lines;
-      }
-      break;
-    case Level::kNone:  // A line that only mentions NCCL (Unrecognized with `mention`).
-      ++s->mention_lines;
-      ++stats_->mention_lines;
-      break;
-    default:
-      ++s->nccl_lines;
-      ++stats_->nccl_lines;
-      break;
-  }
-}
-
 void EventPipeline::Run(const InputPath& input, const EventSink& sink,
                         std::vector<InputProblem>* problems) {
   Status err;

@@ -42,7 +42,28 @@ class EventPipeline {
  private:
   uint32_t SourceFor(uint32_t input_source, std::string_view pod);
   /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
-  void CountLine(const Event& event, SourceInfo* s);
+  /// Inline: it runs for every line.
+  void CountLine(const Event& event, SourceInfo* s) {
+    switch (event.ctx.level) {
+      case Level::kTorch:
+      case Level::kLibfabric:
+        ++s->framework_lines;
+        ++stats_->framework_lines;
+        if (event.ctx.text.find("NCCL") != std::string_view::npos) {
+          ++s->mention_lines;
+          ++stats_->mention_lines;
+        }
+        break;
+      case Level::kNone:  // A line that only mentions NCCL (Unrecognized with `mention`).
+        ++s->mention_lines;
+        ++stats_->mention_lines;
+        break;
+      default:
+        ++s->nccl_lines;
+        ++stats_->nccl_lines;
+        break;
+    }
+  }
 
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;
