@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ncclscope/base/json_member.h"
 #include "ncclscope/model/transport_class.h"
 #include "ncclscope/report/json_report.h"
 
@@ -14,31 +15,25 @@ namespace {
 
 using nlohmann::json;
 
-const json* Member(const json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 std::string Str(const json& obj, std::string_view key) {
-  const json* v = Member(obj, key);
+  const json* v = JsonMember(obj, key);
   return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 /// An integer member; `missing` when absent, null or not an integer.
 int64_t Int(const json& obj, std::string_view key, int64_t missing = -1) {
-  const json* v = Member(obj, key);
+  const json* v = JsonMember(obj, key);
   return v && v->is_number_integer() ? v->get<int64_t>() : missing;
 }
 
 bool Bool(const json& obj, std::string_view key) {
-  const json* v = Member(obj, key);
+  const json* v = JsonMember(obj, key);
   return v && v->is_boolean() && v->get<bool>();
 }
 
 /// A member that is an array, or nullptr.
 const json* Array(const json& obj, std::string_view key) {
-  const json* v = Member(obj, key);
+  const json* v = JsonMember(obj, key);
   return v && v->is_array() ? v : nullptr;
 }
 
@@ -101,12 +96,12 @@ CommSnapshot ReadComm(const json& c) {
   if (const json* g = Array(c, "global_ranks")) {
     for (const json& r : *g) s.global_ranks.push_back(r.is_number_integer() ? r.get<int>() : -1);
   }
-  s.channel_counts = Counts(Member(c, "channel_counts"));
+  s.channel_counts = Counts(JsonMember(c, "channel_counts"));
   s.graph_type = Str(c, "graph_type");
   s.bottleneck = Str(c, "bottleneck");
-  s.links = Counts(Member(c, "link_counts"));
-  const json* intra = Member(c, "intra_node_link_counts");
-  const json* inter = Member(c, "inter_node_link_counts");
+  s.links = Counts(JsonMember(c, "link_counts"));
+  const json* intra = JsonMember(c, "intra_node_link_counts");
+  const json* inter = JsonMember(c, "inter_node_link_counts");
   s.has_locality_counts = intra && inter && intra->is_object() && inter->is_object();
   s.intra_links = Counts(intra);
   s.inter_links = Counts(inter);
@@ -130,7 +125,7 @@ void ReadLinks(const json& links, RunSnapshot* run) {
     PairLink link{Str(l, "transport"), *cls == TransportClass::kP2P && Str(l, "path") != "nvlink" &&
                                            Str(l, "path") != "pcie"};
     ++all.links[link.cls];
-    if (const json* intra = Member(l, "intra_node"); intra && intra->is_boolean())
+    if (const json* intra = JsonMember(l, "intra_node"); intra && intra->is_boolean())
       ++(intra->get<bool>() ? all.intra_links : all.inter_links)[link.cls];
     if (link.path_unknown) ++all.p2p_path_unknown;
     auto it = by_id.find(Str(l, "comm"));
@@ -182,7 +177,7 @@ int RunSnapshot::WorldSize() const {
 namespace {
 
 Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
-  const json* tool = Member(doc, "tool");
+  const json* tool = JsonMember(doc, "tool");
   const int64_t schema = Int(doc, "schema_version");
   if (!tool || Str(*tool, "name") != "ncclscope" || schema < 0)
     return Status::InvalidInput(name +
@@ -193,7 +188,7 @@ Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
                                 " is newer than this ncclscope reads (" +
                                 std::to_string(kJsonSchemaVersion) + ")");
   out->tool_version = Str(*tool, "version");
-  if (const json* stats = Member(doc, "stats")) {
+  if (const json* stats = JsonMember(doc, "stats")) {
     const int64_t n = Int(*stats, "nccl_lines", 0);
     out->nccl_lines = n > 0 ? static_cast<uint64_t>(n) : 0;
   }
@@ -209,7 +204,7 @@ Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
       if (v.is_string()) out->nccl_versions.push_back(v.get<std::string>());
     }
   }
-  if (const json* config = Member(doc, "configuration"); config && config->is_object()) {
+  if (const json* config = JsonMember(doc, "configuration"); config && config->is_object()) {
     out->has_configuration = true;
     out->configuration = ReadConfiguration(*config);
   }
@@ -223,12 +218,12 @@ Status ReadReport(const json& doc, const std::string& name, RunSnapshot* out) {
           FindingSnapshot{Str(f, "rule"), Str(f, "severity"), Str(f, "title"), Str(f, "message")});
     }
   }
-  if (const json* rc = Member(doc, "root_cause"); rc && rc->is_object()) {
+  if (const json* rc = JsonMember(doc, "root_cause"); rc && rc->is_object()) {
     out->has_root_cause = true;
     out->outcome = ReadOutcome(*rc);
     if (const json* attempts = Array(doc, "attempts")) {
       for (const json& a : *attempts) {
-        const json* arc = Member(a, "root_cause");
+        const json* arc = JsonMember(a, "root_cause");
         out->attempts.push_back(arc && arc->is_object() ? ReadOutcome(*arc) : OutcomeSnapshot{});
       }
     }

@@ -4,30 +4,25 @@
 #include <nlohmann/json.hpp>
 
 #include "ncclscope/kube/pod_status.h"
+#include "ncclscope/base/json_member.h"
 
 namespace ncclscope {
 namespace {
 
 using nlohmann::json;
 
-const json* At(const json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 /// The string at a path of keys, or "".
 std::string Str(const json& obj, std::initializer_list<std::string_view> path) {
   const json* v = &obj;
   for (auto key : path) {
-    v = At(*v, key);
+    v = JsonMember(*v, key);
     if (!v) return {};
   }
   return v->is_string() ? v->get<std::string>() : std::string();
 }
 
 int Int(const json& obj, std::string_view key, int missing) {
-  const json* v = At(obj, key);
+  const json* v = JsonMember(obj, key);
   return v && v->is_number_integer() ? v->get<int>() : missing;
 }
 
@@ -35,7 +30,7 @@ ContainerState ReadState(const json* s) {
   ContainerState out;
   if (!s || !s->is_object()) return out;
   for (const char* kind : {"terminated", "waiting", "running"}) {
-    const json* k = At(*s, kind);
+    const json* k = JsonMember(*s, kind);
     if (!k || !k->is_object()) continue;
     out.kind = kind;
     out.reason = Str(*k, {"reason"});
@@ -50,17 +45,17 @@ ContainerState ReadState(const json* s) {
 }
 
 void ReadStatuses(const json& status, const char* key, bool init, PodStatus* pod) {
-  const json* arr = At(status, key);
+  const json* arr = JsonMember(status, key);
   if (!arr || !arr->is_array()) return;
   for (const json& c : *arr) {
     ContainerStatus cs;
     cs.name = Str(c, {"name"});
     cs.init = init;
     cs.restart_count = Int(c, "restartCount", 0);
-    const json* ready = At(c, "ready");
+    const json* ready = JsonMember(c, "ready");
     cs.ready = ready && ready->is_boolean() && ready->get<bool>();
-    cs.state = ReadState(At(c, "state"));
-    cs.last_state = ReadState(At(c, "lastState"));
+    cs.state = ReadState(JsonMember(c, "state"));
+    cs.last_state = ReadState(JsonMember(c, "lastState"));
     if (!cs.name.empty()) pod->statuses.push_back(std::move(cs));
   }
 }
@@ -74,15 +69,15 @@ PodStatus ReadPod(const json& p) {
   pod.reason = Str(p, {"status", "reason"});
   pod.message = Str(p, {"status", "message"});
   pod.start_time = Str(p, {"status", "startTime"});
-  if (const json* spec = At(p, "spec")) {
-    if (const json* cs = At(*spec, "containers"); cs && cs->is_array()) {
+  if (const json* spec = JsonMember(p, "spec")) {
+    if (const json* cs = JsonMember(*spec, "containers"); cs && cs->is_array()) {
       for (const json& c : *cs) {
         std::string n = Str(c, {"name"});
         if (!n.empty()) pod.containers.push_back(std::move(n));
       }
     }
   }
-  if (const json* status = At(p, "status")) {
+  if (const json* status = JsonMember(p, "status")) {
     ReadStatuses(*status, "initContainerStatuses", true, &pod);
     ReadStatuses(*status, "containerStatuses", false, &pod);
   }
@@ -92,7 +87,7 @@ PodStatus ReadPod(const json& p) {
 /// The items of a List, or the document itself when it is one object of `kind`.
 std::vector<const json*> Items(const json& doc, std::string_view kind) {
   std::vector<const json*> out;
-  if (const json* items = At(doc, "items"); items && items->is_array()) {
+  if (const json* items = JsonMember(doc, "items"); items && items->is_array()) {
     for (const json& i : *items) out.push_back(&i);
   } else if (Str(doc, {"kind"}) == kind) {
     out.push_back(&doc);
@@ -134,7 +129,7 @@ Status ParseEvents(std::string_view json_text, const std::string& name,
     ev.message = Str(*e, {"message"});
     if (ev.message.empty()) ev.message = Str(*e, {"note"});  // events.k8s.io/v1
     // core/v1 names the object involvedObject, events.k8s.io/v1 regarding.
-    const char* object = At(*e, "involvedObject") ? "involvedObject" : "regarding";
+    const char* object = JsonMember(*e, "involvedObject") ? "involvedObject" : "regarding";
     ev.object_kind = Str(*e, {object, "kind"});
     ev.object_name = Str(*e, {object, "name"});
     ev.object_namespace = Str(*e, {object, "namespace"});
@@ -147,7 +142,7 @@ Status ParseEvents(std::string_view json_text, const std::string& name,
     ev.source = Str(*e, {"source", "component"});
     if (ev.source.empty()) ev.source = Str(*e, {"reportingComponent"});
     ev.count = Int(*e, "count", 1);
-    if (const json* series = At(*e, "series"))
+    if (const json* series = JsonMember(*e, "series"))
       ev.count = std::max(ev.count, Int(*series, "count", 1));
     if (!ev.reason.empty() || !ev.message.empty()) out->push_back(std::move(ev));
   }
