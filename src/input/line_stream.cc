@@ -101,18 +101,37 @@ void LineStream::SetPlainPending(std::string_view raw, bool counted) {
   has_pending_ = true;
 }
 
-bool LineStream::ReadLogical() {
+inline bool LineStream::ReadPhysical(std::string_view* raw, bool* truncated) {
+  if (!reader_->Next(raw, truncated)) return false;
+  diag_.bytes = reader_->bytes_read();
+  ++diag_.lines;
+  last_plain_ = reader_->line_is_plain();
+  if (*truncated) ++diag_.truncated_lines;
+  if (!last_plain_) {
+    if (!raw->empty() && std::memchr(raw->data(), '\0', raw->size()) != nullptr) ++diag_.nul_lines;
+    if (!IsAscii(*raw) && !IsValidUtf8(*raw, *truncated)) ++diag_.invalid_utf8_lines;
+  }
+  return true;
+}
+
+bool LineStream::ReadLogical(std::string_view first, bool first_truncated) {
   bool joining = false;
+  bool have_first = first.data() != nullptr;  // Next() read the first physical line already
   joined_.clear();
   for (;;) {
     std::string_view raw;
     bool truncated = false;
     bool counted = false;  // raw is the reader's line, whose "NC" pairs were counted
-    if (has_deferred_) {
+    if (have_first) {
+      raw = first;
+      truncated = first_truncated;
+      have_first = false;
+      counted = true;
+    } else if (has_deferred_) {
       raw = deferred_view_;
       truncated = deferred_truncated_;
       has_deferred_ = false;
-    } else if (!reader_->Next(&raw, &truncated)) {
+    } else if (!ReadPhysical(&raw, &truncated)) {
       diag_.bytes = reader_->bytes_read();
       if (diag_.status.ok()) diag_.status = reader_->status();
       if (!joining) return false;
@@ -122,14 +141,6 @@ bool LineStream::ReadLogical() {
       has_pending_ = true;
       return true;
     } else {
-      diag_.bytes = reader_->bytes_read();
-      ++diag_.lines;
-      if (truncated) ++diag_.truncated_lines;
-      if (!reader_->line_is_plain()) {
-        if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) ++diag_.nul_lines;
-        if (!IsAscii(raw) && !IsValidUtf8(raw, truncated)) ++diag_.invalid_utf8_lines;
-      }
-      last_plain_ = reader_->line_is_plain();
       counted = true;
     }
     if (!joining) {
@@ -230,7 +241,28 @@ void LineStream::EmitSegment(Line* line) {
 
 bool LineStream::Next(Line* line) {
   if (!reader_.has_value()) return false;
-  if (!has_pending_ && !ReadLogical()) return false;
+  if (!has_pending_ && !has_deferred_) {
+    // The common case, taken without the logical-line machinery: a whole physical line that
+    // holds no special byte and cannot be a container record is one line, prefixes stripped.
+    std::string_view raw;
+    bool truncated = false;
+    if (!ReadPhysical(&raw, &truncated)) {
+      diag_.bytes = reader_->bytes_read();
+      if (diag_.status.ok()) diag_.status = reader_->status();
+      return false;
+    }
+    if (!truncated && last_plain_ && !MayBeRecord(raw)) {
+      line->text = StripPrefixesNoAnsi(raw, &line->meta);
+      line->number = reader_->lines_read();
+      line->source = source_index_;
+      line->truncated = false;
+      line->nc_at_most_once = reader_->line_nc_pairs() <= 1;
+      return true;
+    }
+    if (!ReadLogical(raw, truncated)) return false;
+  } else if (!has_pending_ && !ReadLogical({}, false)) {
+    return false;
+  }
   EmitSegment(line);
   return true;
 }

@@ -23,10 +23,6 @@ using parse_internal::StartsWith;
 struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
   parse_internal::PrefixCache prefixes;
-  std::string_view rest;     ///< NCCL messages glued after the one returned (see ParseMore).
-  /// The NCCL_* assignments of a command line after the one returned (see ParseMore).
-  std::string_view assignments;
-  const Line* line = nullptr;  ///< The line being parsed (for ParseMore).
   /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
   /// interleaved output of another process or a terminal wrap moved the rest to a later line.
   std::string cut;
@@ -215,17 +211,22 @@ bool MentionsNccl(std::string_view text) {
 
 namespace {
 
-/// A message whose text went on elsewhere: nothing after the level, a connection line that
-/// stops at "via", or an Init line (`comm 0x.. rank 2 nranks 4 ... commId 0x..`) that lost its
-/// ` - Init START` to a terminal wrap.
-bool IsCut(const EventContext& ctx, const EventData& data) {
-  const std::string_view b = ctx.body;
-  if (b.empty() || (b.size() > 4 && std::memcmp(b.data() + b.size() - 4, " via", 4) == 0))
-    return true;
-  if (!std::holds_alternative<Unrecognized>(data)) return false;
+/// IsCut for a body nothing recognised: an Init line (`comm 0x.. rank 2 nranks 4 ... commId
+/// 0x..`) that lost its ` - Init START` to a terminal wrap.
+bool IsCutUnrecognized(std::string_view b) {
   const size_t comm = b.find("comm 0x");
   return comm != std::string_view::npos && comm < 40 && b.find(" nranks ") != std::string_view::npos &&
          b.find(" - ") == std::string_view::npos;
+}
+
+/// A message whose text went on elsewhere: nothing after the level, a connection line that
+/// stops at "via", or a cut Init line. Inline: asked for every message; only the rare
+/// unrecognised body takes the search.
+inline bool IsCut(const EventContext& ctx, const EventData& data) {
+  const std::string_view b = ctx.body;
+  if (b.empty() || (b.size() > 4 && std::memcmp(b.data() + b.size() - 4, " via", 4) == 0))
+    return true;
+  return std::holds_alternative<Unrecognized>(data) && IsCutUnrecognized(b);
 }
 
 /// A line whose every "NCCL" starts an environment assignment (`NCCL_DEBUG=INFO`): a shell
@@ -303,14 +304,18 @@ constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its 
 
 }  // namespace
 
-void LineParser::Dispatch(Event* event) {
+inline void LineParser::Dispatch(Event* event) {
   EventContext& ctx = event->ctx;
   if (ctx.level == Level::kWarn) {
     DispatchWarn(ctx.body, &event->data);
     return;
   }
   parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
-  if (!std::holds_alternative<Unrecognized>(event->data)) return;
+  if (std::holds_alternative<Unrecognized>(event->data)) DispatchAgain(event);
+}
+
+void LineParser::DispatchAgain(Event* event) {
+  EventContext& ctx = event->ctx;
   if (Unlink(ctx.body, &state_->unlinked)) {  // a paste rendered by a markdown viewer
     ctx.body = state_->unlinked;
     parse_internal::DispatchInfo(ctx.body, ctx.level, &event->data);
@@ -321,8 +326,7 @@ void LineParser::Dispatch(Event* event) {
   }
 }
 
-void LineParser::NoteIfCut(std::string_view message, Event* event) {
-  if (!IsCut(event->ctx, event->data)) return;
+void LineParser::NoteCut(std::string_view message, Event* event) {
   state_->cut.assign(message);
   state_->cut_source = event->ctx.source;
   state_->cut_line = event->ctx.line;
@@ -342,11 +346,11 @@ bool LineParser::ParseContinuation(const Line& line, Event* event) {
   joined += text;
   Event candidate;
   ResetContext(line, joined, &candidate.ctx);
-  state_->rest = {};
+  rest_ = {};
   if (!ParseMessage(line, joined, &candidate) ||
       std::holds_alternative<Unrecognized>(candidate.data) ||
       std::holds_alternative<KnownNoise>(candidate.data)) {
-    state_->rest = {};
+    rest_ = {};
     return false;
   }
   state_->cut.clear();
@@ -423,10 +427,10 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
     if (end < text.size()) {
       ctx.body = TrimRight(text.substr(body, end - body));
       ctx.text = text.substr(0, end);
-      state_->rest = text.substr(end);
+      rest_ = text.substr(end);
     }
     Dispatch(event);
-    NoteIfCut(ctx.text, event);
+    if (IsCut(ctx, event->data)) NoteCut(ctx.text, event);
     return true;
   }
   // Anywhere else in the line: behind a prefix nobody planned for, or without a head.
@@ -452,18 +456,18 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
     }
     ctx.body = TrimRight(ctx.body);
     Dispatch(event);
-    NoteIfCut(message, event);
+    if (IsCut(ctx, event->data)) NoteCut(message, event);
   }
-  if (span.end < text.size()) state_->rest = text.substr(span.end);
+  if (span.end < text.size()) rest_ = text.substr(span.end);
   return true;
 }
 
 ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   EventContext& ctx = event->ctx;
   std::string_view text = line.text;
-  state_->rest = {};
-  state_->assignments = {};
-  state_->line = &line;
+  rest_ = {};
+  assignments_ = {};
+  line_ = &line;
   // Every field: the prefix parser sets host, pid, tid, dev, level and body on success.
   ctx.timestamp = {};
   ctx.location = {};
@@ -542,7 +546,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     if (NextNcclAssignment(&rest, &setting)) {
       ctx.body = trimmed;
       event->data = setting;
-      state_->assignments = rest;
+      assignments_ = rest;
     } else {
       event->data = KnownNoise{"env"};
     }
@@ -552,13 +556,13 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   return ParseOutcome::kEvent;
 }
 
-bool LineParser::ParseMore(Event* event) {
-  if (!state_->assignments.empty() && state_->line != nullptr) {
+bool LineParser::ParseGlued(Event* event) {
+  if (!assignments_.empty() && line_ != nullptr) {
     EnvSetting setting;
-    if (NextNcclAssignment(&state_->assignments, &setting)) {
+    if (NextNcclAssignment(&assignments_, &setting)) {
       // The line from this assignment on: its evidence, and what a replay of the kept text
       // (condensed inputs) reads as this setting first.
-      const Line& line = *state_->line;
+      const Line& line = *line_;
       const char* end = line.text.data() + line.text.size();
       const std::string_view text(setting.name.data(),
                                   static_cast<size_t>(end - setting.name.data()));
@@ -567,13 +571,13 @@ bool LineParser::ParseMore(Event* event) {
       event->data = setting;
       return true;
     }
-    state_->assignments = {};
+    assignments_ = {};
   }
-  if (state_->rest.empty() || state_->line == nullptr) return false;
-  const std::string_view text = state_->rest;
-  state_->rest = {};
-  ResetContext(*state_->line, text, &event->ctx);
-  return ParseMessage(*state_->line, text, event);
+  if (rest_.empty() || line_ == nullptr) return false;
+  const std::string_view text = rest_;
+  rest_ = {};
+  ResetContext(*line_, text, &event->ctx);
+  return ParseMessage(*line_, text, event);
 }
 
 std::string_view EventTypeName(const EventData& data) {

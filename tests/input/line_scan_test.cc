@@ -92,5 +92,27 @@ TEST(LineScan, LinesThatAreNotPlainOrWholeAreNeverMarkedSingle) {
   EXPECT_EQ(single, (std::vector<bool>{false, false, false, false, true}));
 }
 
+TEST(LineScan, ControlBytesThatAreNotSpecialKeepALinePlainAtEveryOffset) {
+  // A tab or another control byte below 0x20 (not NUL, ESC or CR) sends its 32-byte block to the
+  // scanner's slow path; the line must still end at its newline and stay plain (single "NC").
+  for (size_t len = 3; len <= 97; ++len) {
+    for (size_t pos = 2; pos < len; ++pos) {
+      for (char c : {'\t', '\x01', '\x1f'}) {
+        std::string line(len, 'y');
+        line.replace(0, 2, "NC");
+        line[pos] = c;
+        const std::string text = line + "\nNC tail\n";
+        LineStream stream(MemoryByteSource(text.data(), text.size()), 0);
+        Line got;
+        ASSERT_TRUE(stream.Next(&got));
+        ASSERT_EQ(got.text, line);
+        EXPECT_TRUE(got.nc_at_most_once) << "len " << len << " pos " << pos;
+        ASSERT_TRUE(stream.Next(&got));
+        EXPECT_EQ(got.text, "NC tail");
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ncclscope

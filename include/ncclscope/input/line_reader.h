@@ -54,8 +54,9 @@ class LineReader {
 
   ByteSource* source_;
   size_t max_line_;
-  /// Bytes after the data area the scanner may read (never interpreted): whole 16-byte blocks.
-  static constexpr size_t kScanPadding = 16;
+  /// Bytes after the data area the scanners may read (never interpreted): the AVX2 scanner's
+  /// masked last chunk reads up to 33 bytes past the data it was given.
+  static constexpr size_t kScanPadding = 64;
 
   /// The smallest buffer given to a small file.
   static constexpr size_t kSmallBuffer = 4096;

@@ -56,8 +56,12 @@ class LineStream {
   const InputDiagnostics& diagnostics() const { return diag_; }
 
  private:
-  /// Reads the next logical line (records decoded and joined) into pending_/record_.
-  bool ReadLogical();
+  /// Reads one physical line from the reader and counts it (lines, truncation, NUL and invalid
+  /// UTF-8 bytes). False at end of input.
+  bool ReadPhysical(std::string_view* raw, bool* truncated);
+  /// Reads the next logical line (records decoded and joined) into pending_/record_, starting
+  /// with `first` when it is not null (a physical line Next() already read and counted).
+  bool ReadLogical(std::string_view first, bool first_truncated);
   /// A physical line that is no container record becomes pending_ as it is; `counted`: it is the
   /// reader's current line (its "NC" count applies).
   void SetPlainPending(std::string_view raw, bool counted);

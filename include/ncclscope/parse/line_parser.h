@@ -17,6 +17,7 @@
 #define NCCLSCOPE_PARSE_LINE_PARSER_H_
 
 #include <memory>
+#include <string_view>
 
 #include "ncclscope/input/line.h"
 #include "ncclscope/parse/events.h"
@@ -39,17 +40,28 @@ class LineParser {
   ParseOutcome Parse(const Line& line, Event* event);
   /// After Parse: the next NCCL message glued onto the same line, if any. `line` must be the one
   /// given to Parse and still alive.
-  bool ParseMore(Event* event);
+  /// Inline: most lines hold one message, and this is asked after every event.
+  bool ParseMore(Event* event) {
+    return (!rest_.empty() || !assignments_.empty()) && ParseGlued(event);
+  }
 
  private:
   struct State;
   bool ParseMessage(const Line& line, std::string_view text, Event* event);
+  /// ParseMore when something is left on the line.
+  bool ParseGlued(Event* event);
   /// Remembers a message cut before its text ended; it becomes KnownNoise "cut".
-  void NoteIfCut(std::string_view message, Event* event);
+  void NoteCut(std::string_view message, Event* event);
   /// A line without NCCL anchor that completes the cut message before it.
   bool ParseContinuation(const Line& line, Event* event);
   void Dispatch(Event* event);
+  /// Dispatch's second chance for a body nothing recognised (markdown links, attention lines).
+  void DispatchAgain(Event* event);
   std::unique_ptr<State> state_;
+  std::string_view rest_;  ///< NCCL messages glued after the one returned (see ParseMore).
+  /// The NCCL_* assignments of a command line after the one returned (see ParseMore).
+  std::string_view assignments_;
+  const Line* line_ = nullptr;  ///< The line being parsed (for ParseMore).
 };
 
 /// Parses the text after ` via ` into its parts. Exposed for the classifier and tests.
