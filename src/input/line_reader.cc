@@ -5,8 +5,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ncclscope/base/cpu_features.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(NCCLSCOPE_HAVE_AVX2)
+#include <immintrin.h>
 #endif
 
 namespace ncclscope {
@@ -69,10 +74,7 @@ size_t ScanLine(const char* p, size_t n, bool* special, unsigned* nc) {
 #endif
 }
 
-/// Whether p[0, n) holds a special byte (for the rare paths: cut lines, last line at EOF).
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define NCCLSCOPE_HAVE_AVX2_SCAN 1
+#if defined(NCCLSCOPE_HAVE_AVX2)
 /// ScanLine with 32-byte AVX2 compares; chosen at run time when the CPU has AVX2. A chunk with no
 /// byte below 0x20 or above 0x7f (most of a log) takes one compare for both questions; only a
 /// chunk that holds one looks for the newline and the special bytes. The last chunk is masked,
@@ -122,18 +124,14 @@ __attribute__((target("avx2"))) size_t ScanLineAvx2(const char* p, size_t n, boo
   return n;
 }
 
-bool CpuHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 #endif
 
 /// Whether p[0, n) holds a special byte; p[0, n) holds no newline (a cut line, or the last line
-/// at EOF), so the line scanners read it whole. May read up to 15 bytes after p + n.
+/// at EOF), so the line scanners read it whole. May read up to 33 bytes after p + n.
 bool HasSpecial(const char* p, size_t n) {
   bool special = false;
   unsigned nc = 0;
-#if defined(NCCLSCOPE_HAVE_AVX2_SCAN)
+#if defined(NCCLSCOPE_HAVE_AVX2)
   if (CpuHasAvx2()) {
     ScanLineAvx2(p, n, &special, &nc);
     return special;
@@ -211,7 +209,7 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
     if (window > scanned_) {
       bool special = false;
       unsigned nc = 0;
-#if defined(NCCLSCOPE_HAVE_AVX2_SCAN)
+#if defined(NCCLSCOPE_HAVE_AVX2)
       const size_t off = CpuHasAvx2()
                              ? ScanLineAvx2(start + scanned_, window - scanned_, &special, &nc)
                              : ScanLine(start + scanned_, window - scanned_, &special, &nc);

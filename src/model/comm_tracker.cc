@@ -198,7 +198,7 @@ void OnCommTopology(Job* job, JobBuilder::State* st, int proc, const CommTopolog
 
 void OnRingOrder(Job* job, JobBuilder::State* st, int proc, const RingOrder& e) {
   // Printed by rank 0 of the communicator being initialised.
-  ProcComm* m = CurrentFitting(st, proc, 0, static_cast<int>(e.ranks.size()));
+  ProcComm* m = CurrentFitting(st, proc, 0, e.nranks);
   if (!m) m = CurrentFitting(st, proc, 0, -1);
   if (!m) return;
   Communicator& c = job->comms[m->comm];

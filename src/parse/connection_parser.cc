@@ -4,6 +4,7 @@
 
 #include "body_parsers.h"
 #include "ncclscope/parse/line_parser.h"
+#include "ncclscope/parse/ring_ranks.h"
 #include "text_cursor.h"
 
 namespace ncclscope {
@@ -71,26 +72,14 @@ bool ParseRingOrder(std::string_view body, EventData* data) {
     return false;
   if (c.Eat('/') && !c.ReadInt(&ring.nchannels)) return false;
   if (!c.Eat(" :")) return false;
-  // Rings of thousands of ranks (one line per channel at init): a pointer loop, one reserve.
-  const std::string_view rest = c.rest();
-  const char* p = rest.data();
-  const char* const end = p + rest.size();
-  ring.ranks.reserve(rest.size() / 2 + 1);
-  for (;;) {
-    while (p < end && *p == ' ') ++p;
-    if (p == end) break;
-    if (end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.') {
-      ring.cut = true;
-      break;
-    }
-    if (!IsDigit(*p)) return false;
-    int r = 0;
-    const char* const digits = p;
-    while (p < end && IsDigit(*p) && p - digits < 9) r = r * 10 + (*p++ - '0');
-    if (p < end && IsDigit(*p)) return false;  // more than nine digits: not a rank
-    ring.ranks.push_back(r);
-  }
-  *data = std::move(ring);
+  // Rings of thousands of ranks (one line per channel at init): checked and counted a word at a
+  // time; the numbers are decoded only on request (DecodeRingRanks).
+  RingRankCount count;
+  if (!ScanRingRanks(c.rest(), &count)) return false;
+  ring.ranks = Trim(c.rest());
+  ring.nranks = count.count;
+  ring.cut = count.cut;
+  *data = ring;
   return true;
 }
 

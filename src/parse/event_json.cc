@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "ncclscope/parse/collective_args.h"
+#include "ncclscope/parse/ring_ranks.h"
 
 namespace ncclscope {
 namespace {
@@ -263,9 +264,10 @@ struct FieldWriter {
     w->Key("ranks");
     std::string* out = w->out();
     out->push_back('[');
-    for (size_t i = 0; i < e.ranks.size(); ++i) {
+    const std::vector<int> ranks = DecodeRingRanks(e.ranks);
+    for (size_t i = 0; i < ranks.size(); ++i) {
       if (i) out->push_back(',');
-      w->Raw(e.ranks[i]);
+      w->Raw(ranks[i]);
     }
     out->push_back(']');
     w->Bool("cut", e.cut);

@@ -1,6 +1,7 @@
 // Connection lines and transports in every version form (nccl-log-formats.md §2).
 #include <gtest/gtest.h>
 
+#include "ncclscope/parse/ring_ranks.h"
 #include "parse/parse_test_util.h"
 
 namespace ncclscope {
@@ -151,7 +152,8 @@ TEST(RingOrder, ChannelListWithoutArrowIsRingOrder) {
       testing::ParseAs<RingOrder>("vm:1:1 [0] NCCL INFO Channel 00/24 :    0   1   2   3");
   EXPECT_EQ(r.channel, 0);
   EXPECT_EQ(r.nchannels, 24);
-  EXPECT_EQ(r.ranks, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(DecodeRingRanks(r.ranks), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(r.nranks, 4);
   EXPECT_FALSE(r.cut);
 }
 
@@ -161,7 +163,8 @@ TEST(RingOrder, Nccl24FormAndCutList) {
   EXPECT_EQ(r.nchannels, 0);
   RingOrder cut = testing::ParseAs<RingOrder>("h:1:1 [0] NCCL INFO Channel 00/02 : 0 1 2 ...");
   EXPECT_TRUE(cut.cut);
-  EXPECT_EQ(cut.ranks.size(), 3u);
+  EXPECT_EQ(cut.nranks, 3);
+  EXPECT_EQ(DecodeRingRanks(cut.ranks), (std::vector<int>{0, 1, 2}));
 }
 
 TEST(GraphRing, PrevMeNext) {

@@ -178,8 +178,9 @@ struct CommTopology {  // "comm 0x.. rank 1 nRanks 4 nNodes 1 localRanks 4 local
 };
 struct RingOrder {  // "Channel 00/24 : 0 1 2 3" (printed by rank 0 only)
   int channel = -1, nchannels = 0;
-  std::vector<int> ranks;
-  bool cut = false;  // ended in "..."
+  std::string_view ranks;  ///< The rank list as printed: DecodeRingRanks (ring_ranks.h) reads it.
+  int nranks = 0;          ///< Ranks in the list (before a "...").
+  bool cut = false;        // ended in "..."
 };
 struct TreeTopology {  // "Trees [0] 2/-1/-1->1->0 [1] ..."
   int channels = 0;    // number of [i] items
