@@ -14,18 +14,18 @@
 namespace ncclscope {
 namespace {
 
-constexpr int kMaxDigits = 9;  // A longer number is not a rank.
+constexpr int kMaxRankDigits = 9;  // A longer number is not a rank.
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsRankDigit(char c) { return c >= '0' && c <= '9'; }
 
 /// The byte-by-byte check from `i` on, continuing a number of `run` digits that ends just before
 /// `i` (0: the byte before `i` is no digit).
 bool ScanBytes(std::string_view text, size_t i, int run, RingRankCount* out) {
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    if (IsDigit(c)) {
+    if (IsRankDigit(c)) {
       if (run == 0) ++out->count;
-      if (++run > kMaxDigits) return false;
+      if (++run > kMaxRankDigits) return false;
     } else if (c == ' ') {
       run = 0;
     } else if (c == '.' && text.substr(i, 3) == "...") {
@@ -97,10 +97,10 @@ bool ScanWords8(const char* p, size_t n, size_t* i, int* run, int* count) {
     *count += static_cast<int>(((starts >> 7) * byte_words::kOnes) >> 56);
     if (digit == kHigh) {
       *run += 8;
-      if (*run > kMaxDigits) return false;
+      if (*run > kMaxRankDigits) return false;
     } else {
       const int lead = std::countr_zero(~digit & kHigh) >> 3;  // digits at the word's start
-      if (*run + lead > kMaxDigits) return false;
+      if (*run + lead > kMaxRankDigits) return false;
       *run = 7 - ((63 - std::countl_zero(~digit & kHigh)) >> 3);  // digits at its end
     }
     prev_digit = (digit >> 56) & 0x80;
@@ -130,12 +130,12 @@ std::vector<int> DecodeRingRanks(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     if (text[i] == '.') break;  // "..."
-    if (!IsDigit(text[i])) {
+    if (!IsRankDigit(text[i])) {
       ++i;
       continue;
     }
     int r = 0;
-    for (int k = 0; i < text.size() && IsDigit(text[i]) && k < kMaxDigits; ++i, ++k)
+    for (int k = 0; i < text.size() && IsRankDigit(text[i]) && k < kMaxRankDigits; ++i, ++k)
       r = r * 10 + (text[i] - '0');
     ranks.push_back(r);
   }
