@@ -400,26 +400,6 @@ namespace {
 /// The report without its large arrays, which are streamed (see kStreamed).
 json ReportDocument(const ReportInput& in) {
   const Job& job = in.job;
-  json inputs = json::array();
-  const std::vector<SourceOwners> owners = OwnersOfSources(job);
-  for (size_t si = 0; si < job.sources.size(); ++si) {
-    const SourceInfo& s = job.sources[si];
-    json i{{"name", s.name},
-           {"hosts", owners[si].hosts},
-           {"ranks", owners[si].ranks},
-           {"lines", s.lines},
-           {"nccl_lines", s.nccl_lines},
-           {"framework_lines", s.framework_lines},
-           {"events", s.events},
-           {"unrecognized", s.unrecognized},
-           {"mention_lines", s.mention_lines},
-           {"unrecognized_mentions", s.unrecognized_mentions},
-           {"truncated_lines", s.truncated_lines}};
-    if (s.malformed_records > 0) i["malformed_records"] = s.malformed_records;
-    if (!s.pod.empty()) i["pod"] = s.pod;
-    if (!s.problem.empty()) i["problem"] = s.problem;
-    inputs.push_back(std::move(i));
-  }
   json problems = json::array();
   for (const auto& p : in.problems) problems.push_back({{"path", p.path}, {"message", p.message}});
 
@@ -453,7 +433,6 @@ json ReportDocument(const ReportInput& in) {
   // Moved, not copied, into the report: links and communicators are most of a large job's report.
   return json{{"schema_version", kJsonSchemaVersion},
               {"tool", {{"name", "ncclscope"}, {"version", NCCLSCOPE_VERSION}}},
-              {"inputs", std::move(inputs)},
               {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
               {"configuration", JsonConfiguration(job)},
@@ -505,6 +484,55 @@ void WriteHosts(const Job& job, JsonStream* js) {
   js->EndArray();
 }
 
+/// One entry per input with its line counts and who printed it (a job of one file per rank has
+/// thousands), keys in byte order.
+void WriteInputs(const Job& job, JsonStream* js) {
+  const std::vector<SourceOwners> owners = OwnersOfSources(job);
+  js->BeginArray();
+  for (size_t si = 0; si < job.sources.size(); ++si) {
+    const SourceInfo& s = job.sources[si];
+    js->BeginObject();
+    js->Key("events");
+    js->Uint(s.events);
+    js->Key("framework_lines");
+    js->Uint(s.framework_lines);
+    js->Key("hosts");
+    js->BeginArray();
+    for (const std::string& h : owners[si].hosts) js->String(h);
+    js->EndArray();
+    js->Key("lines");
+    js->Uint(s.lines);
+    if (s.malformed_records > 0) {
+      js->Key("malformed_records");
+      js->Uint(s.malformed_records);
+    }
+    js->Key("mention_lines");
+    js->Uint(s.mention_lines);
+    js->Key("name");
+    js->String(s.name);
+    js->Key("nccl_lines");
+    js->Uint(s.nccl_lines);
+    if (!s.pod.empty()) {
+      js->Key("pod");
+      js->String(s.pod);
+    }
+    if (!s.problem.empty()) {
+      js->Key("problem");
+      js->String(s.problem);
+    }
+    js->Key("ranks");
+    js->IntArray(owners[si].ranks);
+    js->Key("truncated_lines");
+    js->Uint(s.truncated_lines);
+    js->Key("unrecognized");
+    js->Uint(s.unrecognized);
+    js->Key("unrecognized_mentions");
+    js->Uint(s.unrecognized_mentions);
+    js->EndObject();
+  }
+  js->EndArray();
+}
+
 /// The parts of the report written by JsonStream instead of built as a document, by key.
 struct StreamedPart {
   std::string_view key;
@@ -513,6 +541,7 @@ struct StreamedPart {
 constexpr StreamedPart kStreamed[] = {
     {"communicators", WriteComms},
     {"hosts", WriteHosts},
+    {"inputs", WriteInputs},
     {"links", WriteLinks},
     {"ranks", WriteRankTableJson},
 };

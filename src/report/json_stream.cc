@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <charconv>
+#include <cstring>
 
 namespace ncclscope {
 namespace {
@@ -41,12 +42,32 @@ void JsonStream::Key(std::string_view key) {
 #ifndef NDEBUG
   f.last_key = std::string(key);
 #endif
-  out_->append(f.empty ? "\n" : ",\n");
+  const bool first = f.empty;
   f.empty = false;
-  Indent(level_ + static_cast<int>(stack_.size()));
-  Quoted(key);
-  out_->append(": ");
   after_key_ = true;
+  const size_t indent = static_cast<size_t>((level_ + static_cast<int>(stack_.size())) * kIndent);
+  // Keys are short plain names: the separator, indent, quoted key and ": " go out in one append.
+  char buf[160];
+  const size_t need = 2 + indent + key.size() + 4;
+  if (need > sizeof buf || !IsPlain(key)) {
+    out_->append(first ? "\n" : ",\n");
+    Indent(level_ + static_cast<int>(stack_.size()));
+    Quoted(key);
+    out_->append(": ");
+    return;
+  }
+  char* p = buf;
+  if (!first) *p++ = ',';
+  *p++ = '\n';
+  std::memset(p, ' ', indent);
+  p += indent;
+  *p++ = '"';
+  std::memcpy(p, key.data(), key.size());
+  p += key.size();
+  *p++ = '"';
+  *p++ = ':';
+  *p++ = ' ';
+  out_->append(buf, static_cast<size_t>(p - buf));
 }
 
 void JsonStream::BeginObject() {
