@@ -78,12 +78,13 @@ std::string Subject(const CommSnapshot& c) {
 /// Links of unknown locality per class: all links minus the intra- and inter-node ones.
 std::map<std::string, int> UnknownLocality(const CommSnapshot& c) {
   std::map<std::string, int> out;
+  // (No lambda over the structured bindings: clang before 16 cannot capture them.)
+  auto count = [](const std::map<std::string, int>& m, const std::string& cls) {
+    auto it = m.find(cls);
+    return it == m.end() ? 0 : it->second;
+  };
   for (const auto& [cls, n] : c.links) {
-    auto count = [&](const std::map<std::string, int>& m) {
-      auto it = m.find(cls);
-      return it == m.end() ? 0 : it->second;
-    };
-    const int rest = n - count(c.intra_links) - count(c.inter_links);
+    const int rest = n - count(c.intra_links, cls) - count(c.inter_links, cls);
     if (rest > 0) out[cls] = rest;
   }
   return out;
