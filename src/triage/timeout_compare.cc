@@ -72,10 +72,16 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       r.progress = i;
     }
   }
-  // The waiting majority: the most common (SeqNum, op, size) among first-wave timeouts.
+  // The waiting majority: the most common (SeqNum, op, size) among first-wave timeouts whose
+  // line said all three (a paste that wrapped `OpTy` / `pe=BROADCAST` loses the op, an old
+  // PyTorch prints no NumelIn); among all of them when none did.
+  auto complete = [](const Incident& t) { return !t.op.empty() && t.numel >= 0; };
+  bool any_complete = false;
+  for (auto& [rank, s] : ranks) any_complete = any_complete || (s.timeout && complete(*s.timeout));
   std::map<std::tuple<int64_t, std::string, int64_t>, std::vector<int>> groups;
   for (auto& [rank, s] : ranks) {
-    if (s.timeout) groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
+    if (s.timeout && (!any_complete || complete(*s.timeout)))
+      groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
   }
   auto major = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
     return a.second.size() < b.second.size();
@@ -83,9 +89,20 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   const int64_t seq = std::get<0>(major->first);
   const std::string& op = std::get<1>(major->first);
   const int64_t numel = std::get<2>(major->first);
-  const std::vector<int>& waiting = major->second;
   bool tie = false;
-  for (const auto& [k, v] : groups) tie = tie || (&v != &major->second && v.size() == waiting.size());
+  for (const auto& [k, v] : groups) {
+    tie = tie || (&v != &major->second && v.size() == major->second.size());
+  }
+  // A field the line did not say is no difference: an unknown op or size waits with the
+  // majority when its SeqNum is the same.
+  auto waits_with_majority = [&](const Incident& t) {
+    return t.seq == seq && (t.op.empty() || op.empty() || t.op == op) &&
+           (t.numel < 0 || numel < 0 || t.numel == numel);
+  };
+  std::vector<int> waiting;
+  for (auto& [rank, s] : ranks) {
+    if (s.timeout && waits_with_majority(*s.timeout)) waiting.push_back(rank);
+  }
 
   RootCause rc;
   rc.attempt = view.attempt;
@@ -99,7 +116,7 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
     const RankState* s = it == ranks.end() ? nullptr : &it->second;
     if (s != nullptr && s->timeout != nullptr) {
       const Incident& t = *s->timeout;
-      if (t.seq == seq && t.op == op && t.numel == numel) continue;
+      if (waits_with_majority(t)) continue;
       if (tie || t.seq >= seq) {
         mismatched.push_back(r);
       } else {
