@@ -117,6 +117,10 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
     return k + 1 + tag;
   }
   if (c == 'm') {  // `[m`: the shortest colour reset
+    // Unless it opens a bracketed word: `[mbay-csp2:627483] ` (Open MPI's host:pid), `[main] `.
+    size_t k = 2;
+    while (k < s.size() && k < 64 && s[k] != ' ' && s[k] != '[' && s[k] != ']') ++k;
+    if (k > 2 && k < s.size() && s[k] == ']') return 0;
     meta->had_ansi = true;
     return s.size() > 2 && s[2] == ' ' ? 3 : 2;
   }

@@ -382,14 +382,29 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
+    const int rank = LineRank(ctx, w->rank);
+    // The same timeout again, whole: the parser joined a wrapped line with its continuation.
+    if (src.cut_timeout >= 0 && w->seq >= 0 && ctx.line <= src.cut_timeout_line + kCutJoinLines) {
+      Incident& cut = job->incidents.incidents[src.cut_timeout];
+      if (cut.kind == IncidentKind::kWatchdogTimeout && cut.rank == rank && cut.seq < 0) {
+        cut.seq = w->seq;
+        cut.numel = w->numel_in;
+        cut.op = std::string(w->op_type);
+        src.cut_timeout = -1;
+        return;
+      }
+    }
     Incident i = base;
     i.kind = IncidentKind::kWatchdogTimeout;
-    i.rank = LineRank(ctx, w->rank);
+    i.rank = rank;
     i.seq = w->seq;
     i.numel = w->numel_in;
     i.op = std::string(w->op_type);
     NoteTerminateWhat(ctx, i.rank, &src, job);
-    Push(std::move(i), ctx, src, job);
+    if (Push(std::move(i), ctx, src, job) != nullptr && w->seq < 0) {
+      src.cut_timeout = static_cast<int>(job->incidents.incidents.size()) - 1;
+      src.cut_timeout_line = ctx.line;
+    }
     return;
   }
   if (const auto* p = std::get_if<WorkProgress>(&d)) {
@@ -470,6 +485,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.exit_code = x->exit_code;
     i.signal = x->signal;
     i.oom = x->oom;
+    i.fatal_signal = x->fatal_signal;
     i.host = std::string(x->node);
     i.message = std::string(x->reason);
     if (!x->ranks.empty() && x->rank < 0) i.type = "tasks " + std::string(x->ranks);

@@ -66,6 +66,10 @@ class IncidentRecorder {
     uint64_t last_raised_line = 0;
     int last_terminate = -1;      ///< Last "terminate called after throwing" (its what() follows).
     uint64_t last_terminate_line = 0;
+    /// Last watchdog timeout whose line lost its WorkNCCL(...) to a paste's wrap (SeqNum
+    /// unknown): the parser's join of that line and the next completes it.
+    int cut_timeout = -1;
+    uint64_t cut_timeout_line = 0;
     AttemptInfo attempt_info;
   };
   struct InstanceKey {
@@ -102,6 +106,8 @@ class IncidentRecorder {
   static bool StampOwnTime(const EventContext& ctx, const SourceState& src, Incident* incident);
   /// Lines from a pod's `Reason:` to its first container's state in `kubectl describe pod`.
   static constexpr uint64_t kPodReasonWindow = 8;
+  /// Lines between a wrapped watchdog line and the line that completes it.
+  static constexpr uint64_t kCutJoinLines = 2;
 
   std::vector<SourceState> sources_;
   std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).

@@ -311,6 +311,27 @@ bool ParseTimings(std::string_view body, EventData* data) {
 
 }  // namespace
 
+namespace {
+
+/// NCCL before 2.12's end of ncclCommDestroy: "Destroyed comm 0x7f24c4001af0 rank 4".
+bool ParseDestroyedComm(std::string_view body, EventData* data) {
+  constexpr std::string_view kHead = "Destroyed comm ";
+  if (!StartsWith(body, kHead)) return false;
+  TextCursor c(body.substr(kHead.size()));
+  CommEnd end;
+  end.kind = CommEndKind::kDestroy;
+  end.comm = c.ReadToken();
+  if (!StartsWith(end.comm, "0x") || end.comm.size() < 3) return false;
+  c.SkipSpaces();
+  if (!c.Eat("rank ") || !c.ReadInt(&end.rank) || end.rank < 0) return false;
+  c.SkipSpaces();
+  if (!c.done()) return false;
+  *data = end;
+  return true;
+}
+
+}  // namespace
+
 bool ParseComm(std::string_view body, EventData* data) {
   if (body.empty()) return false;
   switch (body.front()) {
@@ -327,6 +348,8 @@ bool ParseComm(std::string_view body, EventData* data) {
       return StartsWith(body, "[Rank ") && ParseCommLifecycle(body, data);
     case 'T':
       return ParseTrees(body, data);
+    case 'D':
+      return ParseDestroyedComm(body, data);
     case 'C':
     case 'r':
       return ParseConnectedAll(body, data);

@@ -402,6 +402,7 @@ struct FieldWriter {
     w->OptStr("reason", e.reason);
     w->OptStr("ranks", e.ranks);
     if (e.oom) w->Bool("oom", true);
+    if (e.fatal_signal) w->Bool("fatal_signal", true);
   }
   void operator()(const LauncherEvent& e) const {
     w->Str("kind", EnumName(kLauncherKinds, e.kind));

@@ -29,6 +29,10 @@ struct LineParser::State {
   uint32_t cut_source = 0;
   uint64_t cut_line = 0;
   std::string joined;    ///< cut + its continuation: the text of the joined event.
+  /// A PyTorch watchdog line a paste wrapped before its end (IsCutWatchdogText), and where.
+  std::string torch_cut;
+  uint32_t torch_cut_source = 0;
+  uint64_t torch_cut_line = 0;
   std::string unlinked;  ///< A body with its markdown autolinks removed.
   /// Host names of earlier heads (a few): where two messages are glued, the second head's host
   /// runs into the first message's text (`...via P2P/CUMEMvm:12:13 [1] NCCL INFO`), and a known
@@ -301,6 +305,45 @@ bool Unlink(std::string_view s, std::string* out) {
 }
 
 constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its continuation.
+constexpr uint64_t kMaxTorchCutDistance = 2;  // The same for a wrapped PyTorch watchdog line.
+
+/// A PyTorch watchdog message that ends before its text does (a paste or terminal wrapped it):
+/// the timeout without the `) ran for N milliseconds` that closes its WorkNCCL(...), or the
+/// watchdog's exception line without its `last completed NCCL work: N`.
+bool IsCutWatchdogText(std::string_view t) {
+  if (t.find("Watchdog caught collective operation timeout") != std::string_view::npos)
+    return t.find(") ran for ") == std::string_view::npos;
+  if (t.find("Exception (either an error or timeout)") != std::string_view::npos)
+    return t.find("last completed ") == std::string_view::npos;
+  return false;
+}
+
+/// How much of what the cut line lacked the joined text says: 0 when it is not a whole
+/// message (a timeout needs its SeqNum and duration, progress its last completed work); more for
+/// each field read (a join with the wrong blank loses `OpTy` + `pe=...`).
+int WatchdogCompleteness(const EventData& d) {
+  if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
+    if (w->seq < 0 || w->ran_ms < 0) return 0;
+    return 1 + (w->op_type.empty() ? 0 : 1) + (w->numel_in >= 0 ? 1 : 0);
+  }
+  if (const auto* p = std::get_if<WorkProgress>(&d)) return p->last_completed >= 0 ? 1 : 0;
+  return 0;
+}
+
+/// ParseFramework from each of the first '[' of `text` after its start: a framework line behind
+/// a prefix nobody planned for.
+bool ParseFrameworkBehindPrefix(const Line& line, std::string_view text, EventContext* ctx,
+                                EventData* data) {
+  for (size_t at = text.find('['), tries = 0; at != std::string_view::npos && at > 0 && tries < 4;
+       at = text.find('[', at + 1), ++tries) {
+    ResetContext(line, text, ctx);
+    if (parse_internal::ParseFramework(text.substr(at), ctx, data)) {
+      ctx->text = text;
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -378,10 +421,20 @@ Level OfiPrintfLevel(std::string_view text, std::string_view* body) {
   return level;
 }
 
+/// A frame of a c10 exception's C++ backtrace: `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::
+/// checkTimeout(...) + 0x2b4 (0x7fc741429c74 in /usr/local/lib/.../libtorch_cuda.so)`.
+bool IsCppFrameLine(std::string_view text) {
+  if (!StartsWith(text, "frame #")) return false;
+  size_t k = 7;
+  while (k < text.size() && parse_internal::IsDigit(text[k])) ++k;
+  return k > 7 && text.substr(k, 2) == ": " && text.find(" in ") != std::string_view::npos;
+}
+
 /// A PyTorch c10 or glog line (`[W1121 13:40:45.8 ProcessGroupNCCL.cpp:1575] ...`, `[E
 /// ProcessGroupNCCL.cpp:542] ...`, `I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] ...`,
-/// after an optional `[rankN]:`), or a c10 exception's `Exception raised from X at
-/// file.cpp:N (most recent call first):`: framework output whose message no parser reads.
+/// after an optional `[rankN]:`), a c10 exception's `Exception raised from X at
+/// file.cpp:N (most recent call first):` or a frame of its backtrace: framework output whose
+/// message no parser reads.
 bool IsTorchLogLine(std::string_view text) {
   if (StartsWith(text, "[rank")) {
     const size_t close = text.find("]:");
@@ -390,6 +443,7 @@ bool IsTorchLogLine(std::string_view text) {
     text = parse_internal::Trim(text);
   }
   if (StartsWith(text, "Exception raised from ")) return text.find(".cpp:") != std::string_view::npos;
+  if (IsCppFrameLine(text)) return true;
   const bool bracket = !text.empty() && text.front() == '[';
   std::string_view h = bracket ? text.substr(1) : text;
   if (h.size() < 8) return false;
@@ -404,6 +458,58 @@ bool IsTorchLogLine(std::string_view text) {
 }
 
 }  // namespace
+
+bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
+  if (state_->torch_cut.empty()) return false;
+  const std::string_view text = parse_internal::Trim(line.text);
+  if (line.source != state_->torch_cut_source ||
+      line.number > state_->torch_cut_line + kMaxTorchCutDistance) {
+    state_->torch_cut.clear();
+    return false;
+  }
+  if (text.empty()) return false;
+  // A line of its own (another rank's message) ends the wait.
+  if (IsTorchLogLine(text) || StartsWith(text, "[rank") ||
+      text.find("ProcessGroupNCCL.cpp:") != std::string_view::npos) {
+    state_->torch_cut.clear();
+    return false;
+  }
+  // A wrap at a blank keeps it at the end of the first line, or drops it; a wrap inside a word
+  // (`OpTy` / `pe=BROADCAST`) drops nothing. The join that reads more wins (with a blank on a
+  // tie).
+  const std::string cut = std::move(state_->torch_cut);
+  state_->torch_cut.clear();
+  int best = 0;
+  bool best_blank = true;
+  for (const bool blank : {true, false}) {
+    if (!blank && cut.back() == ' ') continue;
+    std::string& joined = state_->joined;
+    joined = cut;
+    if (blank && joined.back() != ' ') joined += ' ';
+    joined += text;
+    Event candidate;
+    ResetContext(line, joined, &candidate.ctx);
+    if (parse_internal::ParseFramework(joined, &candidate.ctx, &candidate.data) ||
+        ParseFrameworkBehindPrefix(line, joined, &candidate.ctx, &candidate.data)) {
+      const int score = WatchdogCompleteness(candidate.data);
+      if (score > best) {
+        best = score;
+        best_blank = blank;
+      }
+    }
+  }
+  if (best == 0) return false;
+  // Parsed again: the event's views point into `joined`, which the other join overwrote.
+  std::string& joined = state_->joined;
+  joined = cut;
+  if (best_blank && joined.back() != ' ') joined += ' ';
+  joined += text;
+  ResetContext(line, joined, &event->ctx);
+  if (!parse_internal::ParseFramework(joined, &event->ctx, &event->data))
+    ParseFrameworkBehindPrefix(line, joined, &event->ctx, &event->data);
+  event->ctx.text = joined;
+  return true;
+}
 
 bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* event) {
   EventContext& ctx = event->ctx;
@@ -487,8 +593,17 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   // Not an NCCL message: the rest of a cut one, or else reset whatever the parsers filled.
   if (ParseContinuation(line, event)) return ParseOutcome::kEvent;
   ResetContext(line, text, &ctx);
+  if (ParseTorchContinuation(line, event)) return ParseOutcome::kEvent;
+  ResetContext(line, text, &ctx);
 
   std::string_view trimmed = parse_internal::Trim(text);
+  // A watchdog line a paste wrapped: its next line may complete it (ParseTorchContinuation).
+  const bool torch_cut = IsCutWatchdogText(trimmed);
+  if (torch_cut) {
+    state_->torch_cut.assign(trimmed);
+    state_->torch_cut_source = line.source;
+    state_->torch_cut_line = line.number;
+  }
   if (last_error && !trimmed.empty()) {
     // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning.
     ctx.level = Level::kTorch;
@@ -526,15 +641,13 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kEvent;
   }
   // A framework line behind a prefix nobody planned for: try again from each '['.
-  for (size_t at = text.find('['), tries = 0; at != std::string_view::npos && at > 0 && tries < 4;
-       at = text.find('[', at + 1), ++tries) {
-    ResetContext(line, text, &ctx);
-    if (parse_internal::ParseFramework(text.substr(at), &ctx, &event->data)) {
-      ctx.text = text;
-      return ParseOutcome::kEvent;
-    }
-  }
+  if (ParseFrameworkBehindPrefix(line, text, &ctx, &event->data)) return ParseOutcome::kEvent;
   ResetContext(line, text, &ctx);
+  if (torch_cut) {  // the first part of a wrapped watchdog line that parses to nothing alone
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"cut"};
+    return ParseOutcome::kEvent;
+  }
   if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
     ctx.level = Level::kTorch;
     event->data = KnownNoise{"torch"};

@@ -81,8 +81,20 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
     return ParseTorchelasticField(msg, data) || ParseMpirun(msg, data) ||
            ParseKubernetes(msg, data) || ParsePythonLine(msg, true, data);
   }
+  std::string_view stamped;  // the rest of a line after its leading timestamp
   if (!header) {
-    if (std::string_view ts = LeadingTimestamp(msg); !ts.empty()) ctx->timestamp = ts;
+    if (std::string_view ts = LeadingTimestamp(msg); !ts.empty()) {
+      ctx->timestamp = ts;
+      const size_t end = static_cast<size_t>(ts.data() + ts.size() - msg.data()) +
+                         (msg.front() == '[' ? 1 : 0);
+      stamped = Trim(msg.substr(end));
+    }
+  }
+  // A process's own signal handler behind a timestamp ("2026-08-31 12:27:50 [host:956] Signal:
+  // Segmentation fault (11)").
+  if (!stamped.empty() && stamped.front() == '[' &&
+      (ParseCaughtSignal(stamped, data) || ParseOpalSignal(stamped, data))) {
+    return true;
   }
   switch (msg.front()) {
     case 'm':
@@ -93,7 +105,8 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
       if (ParseSlurm(msg, data)) return true;
       break;
     case '[':
-      if (ParseDeepSpeed(msg, data) || ParseCaughtSignal(msg, data)) return true;
+      if (ParseDeepSpeed(msg, data) || ParseCaughtSignal(msg, data) || ParseOpalSignal(msg, data))
+        return true;
       break;
     case 'R':  // `kubectl describe pod`: the pod's own "Reason:   Evicted"
       if (ParseKubernetes(msg, data)) return true;

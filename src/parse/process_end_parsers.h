@@ -35,6 +35,9 @@ bool ParseRay(std::string_view line, EventData* data);
 /// A process's own fatal-signal handler in UCX's format: "[host:pid:0:tid] Caught signal 7 (Bus
 /// error: nonexistent physical address)".
 bool ParseCaughtSignal(std::string_view line, EventData* data);
+/// Open MPI's fatal-signal handler: "[host:pid] *** Process received signal ***" and
+/// "[host:pid] Signal: Segmentation fault (11)".
+bool ParseOpalSignal(std::string_view line, EventData* data);
 /// Python: "Traceback (most recent call last):", frames, the exception line, "Fatal Python
 /// error: ...", "terminate called after throwing an instance of '...'".
 bool ParsePythonLine(std::string_view line, bool indented, EventData* data);

@@ -1,6 +1,7 @@
 // bootstrap-interface: bootstrap/socket traffic on loopback, docker bridges, veth or link-local
 // addresses, or no usable interface at all.
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -13,6 +14,10 @@
 namespace ncclscope::rules_internal {
 namespace {
 
+constexpr std::string_view kTunnel = "a tunnel device";
+constexpr std::string_view kLinkLocal = "a link-local address";
+constexpr std::string_view kLinkLocal6 = "an IPv6 link-local address";
+
 /// Why an interface/address is a poor choice, or "" when it is fine.
 std::string BadInterface(std::string_view ifname, std::string_view addr) {
   if (ifname == "lo" || addr.substr(0, 4) == "127." || addr == "::1") return "loopback";
@@ -20,11 +25,11 @@ std::string BadInterface(std::string_view ifname, std::string_view addr) {
   if (ifname.starts_with("veth")) return "a veth pair end";
   if (ifname.starts_with("virbr")) return "a libvirt bridge";
   if (ifname.starts_with("ip6tnl") || ifname.starts_with("tunl") || ifname.starts_with("sit")) {
-    return "a tunnel device";
+    return std::string(kTunnel);
   }
   if (ifname.starts_with("tun") || ifname.starts_with("tap")) return "a VPN/tun device";
-  if (addr.starts_with("169.254.")) return "a link-local address";
-  if (addr.starts_with("fe80:") || addr.starts_with("FE80:")) return "an IPv6 link-local address";
+  if (addr.starts_with("169.254.")) return std::string(kLinkLocal);
+  if (addr.starts_with("fe80:") || addr.starts_with("FE80:")) return std::string(kLinkLocal6);
   return "";
 }
 
@@ -113,6 +118,9 @@ class BootstrapInterfaceRule : public BasicRule {
     Finding f = NewFinding(*this);
     std::vector<std::string> bad;
     bool socket_transport = false;  // a bad interface is one NCCL's socket transport uses
+    // An address no other host can route to (a tunnel, a link-local address), where a loopback,
+    // bridge or veth at least means a container or one-host setup.
+    bool unroutable = false;
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
       std::string ifname = p.bootstrap_if, addr = p.bootstrap_addr;
@@ -128,6 +136,7 @@ class BootstrapInterfaceRule : public BasicRule {
         }
       }
       if (why.empty()) continue;
+      unroutable = unroutable || why == kTunnel || why == kLinkLocal || why == kLinkLocal6;
       AddProcess(job, static_cast<int>(i), &f);
       if (ev != nullptr) AddEvidence(&f, *ev);
       std::string item = ProcessLabel(job, static_cast<int>(i)) + " on " + ifname;
@@ -136,14 +145,19 @@ class BootstrapInterfaceRule : public BasicRule {
       bad.push_back(item);
     }
     if (bad.empty()) return;
-    const bool multi =
-        job.hosts.size() > 1 || IsMultiNode(job) ||
-        NcclSaysMultiNode(job).value_or(!LauncherSaysMultiNode(job).reason.empty());
+    const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);
+    const bool multi = job.hosts.size() > 1 || IsMultiNode(job) ||
+                       nccl_multi.value_or(!LauncherSaysMultiNode(job).reason.empty());
     const bool failing = ConnectionsFailed(ctx);
     // NCCL's socket transport carries only traffic between nodes: a bad interface in the list of
     // a process that uses it is on the inter-node path.
     const bool socket_data = socket_transport && !multi;
-    f.severity = multi || failing || socket_transport ? Severity::kWarning : Severity::kInfo;
+    // NCCL picks such an interface first only when it found nothing routable; unless NCCL itself
+    // says the job has one node (its nNodes lines), the nodes the excerpt does not show would
+    // fail to reach it.
+    const bool unroutable_unknown = unroutable && !nccl_multi.has_value();
+    f.severity = multi || failing || socket_transport || unroutable_unknown ? Severity::kWarning
+                                                                             : Severity::kInfo;
     size_t shown = std::min<size_t>(bad.size(), 4);
     std::vector<std::string> head(bad.begin(), bad.begin() + shown);
     f.message = std::to_string(bad.size()) +
@@ -158,6 +172,10 @@ class BootstrapInterfaceRule : public BasicRule {
       f.message += ". NCCL's socket transport (\"Using network Socket\") carries the traffic "
                    "between nodes over these interfaces: other nodes cannot reach such an "
                    "address.";
+    } else if (unroutable_unknown) {
+      f.message += ". NCCL chose it because it found no routable interface; harmless only if "
+                   "all ranks share this host, and the log does not say they do (no nNodes "
+                   "line): ranks on other nodes cannot reach this address.";
     } else {
       f.message += ". Harmless while all ranks share one host.";
     }

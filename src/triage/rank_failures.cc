@@ -210,6 +210,12 @@ void Classify(RankFailure* f) {
     }
     return;
   }
+  if (exit != nullptr && exit->fatal_signal) {  // the handler's first line, not which signal
+    f->cls = CauseClass::kCrashSignal;
+    f->what = "received a fatal signal (its signal handler's report; which signal is not in the "
+              "input)";
+    return;
+  }
   if (terminate != nullptr) {
     f->cls = CauseClass::kCrashSignal;
     f->what = fmt::format("aborted by an uncaught C++ exception {}", terminate->type);

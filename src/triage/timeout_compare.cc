@@ -72,15 +72,18 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       r.progress = i;
     }
   }
-  // The waiting majority: the most common (SeqNum, op, size) among first-wave timeouts whose
-  // line said all three (a paste that wrapped `OpTy` / `pe=BROADCAST` loses the op, an old
-  // PyTorch prints no NumelIn); among all of them when none did.
-  auto complete = [](const Incident& t) { return !t.op.empty() && t.numel >= 0; };
-  bool any_complete = false;
-  for (auto& [rank, s] : ranks) any_complete = any_complete || (s.timeout && complete(*s.timeout));
+  // The waiting majority: the most common (SeqNum, op, size) among the first-wave timeouts whose
+  // line said the most of them. A paste that wraps a line loses what follows the wrap (`OpTy` /
+  // `pe=BROADCAST` loses the op, a wrap before `WorkNCCL(` loses all three), and an old PyTorch
+  // prints no NumelIn: such a line is compared on what it said.
+  auto said = [](const Incident& t) {
+    return (t.seq >= 0 ? 4 : 0) + (!t.op.empty() ? 2 : 0) + (t.numel >= 0 ? 1 : 0);
+  };
+  int most_said = 0;
+  for (auto& [rank, s] : ranks) most_said = std::max(most_said, s.timeout ? said(*s.timeout) : 0);
   std::map<std::tuple<int64_t, std::string, int64_t>, std::vector<int>> groups;
   for (auto& [rank, s] : ranks) {
-    if (s.timeout && (!any_complete || complete(*s.timeout)))
+    if (s.timeout && said(*s.timeout) == most_said)
       groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
   }
   auto major = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
@@ -93,10 +96,10 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   for (const auto& [k, v] : groups) {
     tie = tie || (&v != &major->second && v.size() == major->second.size());
   }
-  // A field the line did not say is no difference: an unknown op or size waits with the
-  // majority when its SeqNum is the same.
+  // A field the line did not say is no difference: an unknown SeqNum, op or size waits with the
+  // majority.
   auto waits_with_majority = [&](const Incident& t) {
-    return t.seq == seq && (t.op.empty() || op.empty() || t.op == op) &&
+    return (t.seq < 0 || seq < 0 || t.seq == seq) && (t.op.empty() || op.empty() || t.op == op) &&
            (t.numel < 0 || numel < 0 || t.numel == numel);
   };
   std::vector<int> waiting;
@@ -145,11 +148,14 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
     }
     if (s == nullptr || (s->timeout == nullptr && s->progress == nullptr)) silent.push_back(r);
   }
-  // Ranks with no line at all are suspects only while they are a minority: a job whose input
-  // holds a few ranks' logs says nothing about the others.
+  // Ranks with no line at all are suspects only while they are fewer than the ranks that timed
+  // out and than the ranks the input has lines of: a job whose input holds a few ranks' logs
+  // (one worker's paste, one pod's log) says nothing about the others.
   size_t timed_out = 0;
   for (const auto& [r, s] : ranks) timed_out += s.timeout != nullptr ? 1 : 0;
-  if (silent.size() > std::max<size_t>(1, timed_out)) silent.clear();
+  const std::vector<int> unheard = silent;
+  if (silent.size() > std::max<size_t>(1, timed_out) || silent.size() >= ranks.size())
+    silent.clear();
   const bool waiters_have_p2p = std::any_of(waiting.begin(), waiting.end(),
                                             [&](int r) { return p2p.count(r) > 0; });
   std::vector<int> suspects;
@@ -218,6 +224,15 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
         "rank(s) {} all timed out in the same collective ({}) and none lagged or differed: "
         "the collective itself stalled (network, NCCL or GPU), not one rank",
         RankRanges(waiting), SeqOp(*first));
+    if (!unheard.empty()) {
+      rc.confidence = Confidence::kLow;
+      rc.what = fmt::format("rank(s) {} timed out in {}", RankRanges(waiting), SeqOp(*first));
+      rc.reasoning = fmt::format(
+          "rank(s) {} timed out in the same collective ({}) and none lagged or differed; rank(s) "
+          "{} printed nothing in the input, which holds too few ranks' output to tell a missing "
+          "log from a stuck rank",
+          RankRanges(waiting), SeqOp(*first), RankRanges(unheard));
+    }
   }
   for (int r : suspects) {
     Culprit c;

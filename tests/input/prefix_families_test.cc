@@ -72,6 +72,17 @@ TEST(PrefixFamilies, RayWithAnsiColourAndWithEscLost) {
   EXPECT_EQ(spelled.origin_pid, 4095u);
 }
 
+TEST(PrefixFamilies, BracketedWordStartingWithMIsNotAnEscLostColourReset) {
+  // Open MPI's handler on a host named m... (NVIDIA/nccl#1363): the bracket stays.
+  Stripped host = Strip("[mbay-csp2:627483] *** Process received signal ***");
+  EXPECT_EQ(host.text, "[mbay-csp2:627483] *** Process received signal ***");
+  EXPECT_FALSE(host.had_ansi);
+  // The reset itself, ESC lost, before text or another bracket, is still removed.
+  Stripped reset = Strip("[m" + std::string(kNccl));
+  EXPECT_EQ(reset.text, kNccl);
+  EXPECT_TRUE(reset.had_ansi);
+}
+
 TEST(PrefixFamilies, RayDedupSuffixIsRemoved) {
   Stripped s = Strip("(pid=302, ip=10.37.8.78) " + std::string(kNccl) +
                      " [repeated 3x across cluster]");

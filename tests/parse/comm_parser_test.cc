@@ -10,6 +10,7 @@ namespace ncclscope {
 namespace {
 
 using testing::ParseAs;
+using testing::ParseOne;
 
 std::string Info(const std::string& body) { return "vm:1:1 [0] NCCL INFO " + body; }
 
@@ -66,6 +67,18 @@ TEST(CommInit, Nccl229RankPrefixAndChildCount) {
       ParseAs<CommInit>(Info("ncclCommSplit comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 "
                              "busId 60 parent 0x9 childCount 2 color 1 key 0 - Init COMPLETE"));
   EXPECT_EQ(*c.split_count, 2);
+}
+
+TEST(CommEnd, OldDestroyedCommLineIsADestroy) {
+  // NCCL before 2.12 (quoted from NVIDIA/nccl-tests#24).
+  auto d = ParseAs<CommEnd>(Info("Destroyed comm 0x7f24c4001af0 rank 4"));
+  EXPECT_EQ(d.kind, CommEndKind::kDestroy);
+  EXPECT_EQ(d.comm, "0x7f24c4001af0");
+  EXPECT_EQ(d.rank, 4);
+  EXPECT_FALSE(std::holds_alternative<CommEnd>(
+      ParseOne(Info("Destroyed comm 0x7f24c4001af0 rank 4 after timeout")).event.data));
+  EXPECT_FALSE(
+      std::holds_alternative<CommEnd>(ParseOne(Info("Destroyed comm rank 4")).event.data));
 }
 
 TEST(CommEnd, AllKinds) {

@@ -1,6 +1,9 @@
 // PyTorch ProcessGroupNCCL and torchelastic lines (§7), incl. real lines from hang.log.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "parse/parse_test_util.h"
 
 namespace ncclscope {
@@ -8,6 +11,7 @@ namespace {
 
 using testing::ParseAs;
 using testing::ParseOne;
+using testing::Parsed;
 
 TEST(Framework, WatchdogTimeoutC10HeaderWithRankTag) {
   auto p = ParseOne(
@@ -158,6 +162,110 @@ TEST(Framework, ViaTcpStoreLineIsNotAConnection) {
       "0(default_pg) Rank 3] Observed flight recorder dump signal from another rank via TCPStore.");
   EXPECT_EQ(std::get<FrameworkEvent>(p.event.data).kind, FrameworkKind::kDumpSignal);
   EXPECT_EQ(p.event.ctx.torch_rank, 3);
+}
+
+/// What a test checks of one event, copied while the parser's joined text is alive.
+struct Seen {
+  std::string type;
+  int torch_rank = -1;
+  int rank = -1;  ///< The rank the message names ("[Rank 13]", "[PG 0 (default_pg) Rank 13]").
+  int64_t seq = -1;
+  std::string op;
+  int64_t numel = -1, last_completed = -1;
+  std::string family;  ///< KnownNoise's
+};
+
+/// Parses `lines` in order with one parser (source 0, lines numbered from 1).
+std::vector<Seen> ParseSequence(const std::vector<std::string>& lines) {
+  LineParser parser;
+  std::vector<Seen> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Line l;
+    l.text = lines[i];
+    l.number = i + 1;
+    Event ev;
+    Seen s;
+    if (parser.Parse(l, &ev) == ParseOutcome::kEvent) {
+      s.type = std::string(EventTypeName(ev.data));
+      s.torch_rank = ev.ctx.torch_rank;
+      if (const auto* w = std::get_if<WatchdogTimeout>(&ev.data)) {
+        s.rank = w->rank;
+        s.seq = w->seq;
+        s.op = std::string(w->op_type);
+        s.numel = w->numel_in;
+      } else if (const auto* p = std::get_if<WorkProgress>(&ev.data)) {
+        s.rank = p->rank;
+        s.seq = p->failed_seq;
+        s.last_completed = p->last_completed;
+      } else if (const auto* k = std::get_if<KnownNoise>(&ev.data)) {
+        s.family = std::string(k->family);
+      }
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST(Framework, WatchdogLinesWrappedByAPasteAreJoinedWithTheirNextLine) {
+  // mila-iqia/milabench#269: a collector prefix, and the paste wrapped each message once.
+  const std::vector<Seen> ev = ParseSequence(
+      {"dinov2-giant-nodes.cn-d004 [stderr] [rank13]:[E909 09:55:29.340428860 "
+       "ProcessGroupNCCL.cpp:607] [Rank 13] Watchdog caught collective operation timeout: ",
+       "WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+       "600068 milliseconds before timing out.",
+       "dinov2-giant-nodes.cn-d004 [stderr] [rank13]:[E909 09:55:29.340679605 "
+       "ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 13] Exception (either an error or "
+       "timeout) detected",
+       "by watchdog at work: 2070, last enqueued NCCL work: 2070, last completed NCCL work: "
+       "2069."});
+  // The first part of the timeout parses alone (its rank, SeqNum unknown); the next line
+  // completes it.
+  EXPECT_EQ(ev[0].type, "watchdog_timeout");
+  EXPECT_EQ(ev[0].seq, -1);
+  EXPECT_EQ(ev[1].type, "watchdog_timeout");
+  EXPECT_EQ(ev[1].seq, 2070);
+  EXPECT_EQ(ev[1].op, "REDUCE");
+  EXPECT_EQ(ev[1].rank, 13);
+  // The exception line alone says nothing: it waits for its continuation.
+  EXPECT_EQ(ev[2].type, "known_noise");
+  EXPECT_EQ(ev[2].family, "cut");
+  EXPECT_EQ(ev[3].type, "work_progress");
+  EXPECT_EQ(ev[3].seq, 2070);
+  EXPECT_EQ(ev[3].last_completed, 2069);
+}
+
+TEST(Framework, WatchdogLineWrappedInsideAWordIsJoinedWithoutABlank) {
+  const std::vector<Seen> ev = ParseSequence(
+      {"[rank2]:[E1121 13:40:45.8 ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective "
+       "operation timeout: WorkNCCL(SeqNum=31, OpTy",
+       "pe=BROADCAST, NumelIn=112, NumelOut=112, Timeout(ms)=1800000) ran for 1800055 "
+       "milliseconds before timing out."});
+  EXPECT_EQ(ev[1].type, "watchdog_timeout");
+  EXPECT_EQ(ev[1].seq, 31);
+  EXPECT_EQ(ev[1].op, "BROADCAST");
+  EXPECT_EQ(ev[1].numel, 112);
+}
+
+TEST(Framework, WrappedWatchdogLineIsNotJoinedWithAnotherRanksLine) {
+  const std::vector<Seen> ev = ParseSequence(
+      {"[rank2]:[E1121 13:40:45.8 ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective "
+       "operation timeout: ",
+       "[rank3]:[E1121 13:40:45.9 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
+       "operation timeout: WorkNCCL(SeqNum=31, OpType=BROADCAST, NumelIn=112, NumelOut=112, "
+       "Timeout(ms)=1800000) ran for 1800055 milliseconds before timing out."});
+  EXPECT_EQ(ev[1].type, "watchdog_timeout");
+  EXPECT_EQ(ev[1].torch_rank, 3);
+  EXPECT_EQ(ev[1].seq, 31);
+}
+
+TEST(Framework, CppBacktraceFrameIsKnownTorchOutput) {
+  Parsed p = ParseOne(
+      "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::"
+      "duration<long, std::ratio<1l, 1000l> > >) + 0x2b4 (0x7fc741429c74 in "
+      "/usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so)");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  ASSERT_TRUE(std::holds_alternative<KnownNoise>(p.event.data));
+  EXPECT_EQ(std::get<KnownNoise>(p.event.data).family, "torch");
 }
 
 TEST(Framework, LastErrorContinuationBecomesTorchLevelWarning) {

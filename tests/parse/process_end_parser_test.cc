@@ -11,6 +11,7 @@ namespace {
 
 using testing::ParseAs;
 using testing::ParseOne;
+using testing::Parsed;
 
 TEST(Torchelastic, FailedExitcodeIsAProcessExitWithSignal) {
   auto p = ParseOne(
@@ -199,6 +200,44 @@ TEST(CaughtSignal, LookAlikesStayQuiet) {
             ParseOutcome::kNotNccl);
   EXPECT_EQ(ParseOne("Caught signal 7 (Bus error: nonexistent physical address)").outcome,
             ParseOutcome::kNotNccl);
+}
+
+// Open MPI's signal handler, printed by the dying process itself (lines quoted from NVIDIA/nccl
+// #1669, #1363 and #2380, where a timestamp precedes every line).
+TEST(OpalSignal, ReceivedSignalAndSignalLinesAreTheProcessesOwnCrash) {
+  auto first = ParseAs<ProcessExit>("[rtptest1621:405884] *** Process received signal ***");
+  EXPECT_EQ(first.reporter, ExitReporter::kPython);
+  EXPECT_EQ(first.node, "rtptest1621");
+  EXPECT_EQ(first.pid, 405884);
+  EXPECT_EQ(first.signal, 0);  // the next line says which
+  EXPECT_TRUE(first.fatal_signal);
+  auto which = ParseAs<ProcessExit>("[mbay-csp2:627483] Signal: Segmentation fault (11)");
+  EXPECT_EQ(which.node, "mbay-csp2");
+  EXPECT_EQ(which.pid, 627483);
+  EXPECT_EQ(which.signal, 11);
+  EXPECT_EQ(which.reason, "Segmentation fault (11)");
+  EXPECT_TRUE(which.fatal_signal);
+  Parsed stamped =
+      ParseOne("2026-08-31 12:27:50 [k8s-slave03:00956] Signal: Segmentation fault (11)");
+  ASSERT_EQ(stamped.outcome, ParseOutcome::kEvent);
+  const auto& e = std::get<ProcessExit>(stamped.event.data);
+  EXPECT_EQ(e.node, "k8s-slave03");
+  EXPECT_EQ(e.pid, 956);
+  EXPECT_EQ(e.signal, 11);
+  EXPECT_EQ(stamped.event.ctx.timestamp, "2026-08-31 12:27:50");
+}
+
+TEST(OpalSignal, RestOfTheReportAndLookAlikesStayQuiet) {
+  EXPECT_EQ(ParseOne("[mbay-csp2:627483] Signal code:  (-6)").outcome, ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[mbay-csp2:627483] Failing at address: 0x3e80009931b").outcome,
+            ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[mbay-csp2:627483] *** End of error message ***").outcome,
+            ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[worker:abc] *** Process received signal ***").outcome,
+            ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[node1:12:0] Signal: Segmentation fault (11)").outcome,
+            ParseOutcome::kNotNccl);
+  EXPECT_EQ(ParseOne("[host:12] Signal: handled (SIGUSR1)").outcome, ParseOutcome::kNotNccl);
 }
 
 TEST(Python, TracebackFramesAndException) {

@@ -242,6 +242,34 @@ TEST(ExcerptRules, AConnectToALoopbackAddressPointsAtTheBootstrapInterface) {
   EXPECT_TRUE(Has(f->message, "127.0.0.1<45069> (loopback)")) << f->message;
 }
 
+TEST(ExcerptRules, TunnelWithLinkLocalAddressAsBootstrapIsAWarningUnlessNcclSaysOneNode) {
+  // NVIDIA/nccl#529 (NCCL 2.5.6, "NCCL timeouts"): no routable interface was found.
+  const std::string lines =
+      "NvYt-dcf4:97:221 [0] NCCL INFO Bootstrap : Using [0]ip6tnl0:fe80::e866:19ff:fe1e:a688%"
+      "ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>\n"
+      "NvYt-dcf4:97:221 [0] NCCL INFO NET/Socket : Using [0]ip6tnl0:fe80::e866:19ff:fe1e:a688%"
+      "ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>\n";
+  const Finding* f = FindingOf(AnalyzeText(lines), "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->message, "a tunnel device")) << f->message;
+  EXPECT_TRUE(Has(f->message, "no routable interface")) << f->message;
+  // NCCL says the communicator has one node: the address never leaves the host.
+  const AnalysisResult one_node = AnalyzeText(
+      lines +
+      "NvYt-dcf4:97:221 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank "
+      "0 MNNVL 0\n");
+  const Finding* quiet = FindingOf(one_node, "bootstrap-interface");
+  ASSERT_NE(quiet, nullptr);
+  EXPECT_EQ(quiet->severity, Severity::kInfo);
+  // A Docker bridge on one host stays informational, as before.
+  const Finding* bridge = FindingOf(
+      AnalyzeText("vm:1:1 [0] NCCL INFO Bootstrap : Using docker0:172.17.0.2<0>\n"),
+      "bootstrap-interface");
+  ASSERT_NE(bridge, nullptr);
+  EXPECT_EQ(bridge->severity, Severity::kInfo);
+}
+
 TEST(ExcerptRules, NoRouteToThePeerPointsAtTheBootstrapInterface) {
   // hkproj/pytorch-transformer-distributed#1 (fixed with NCCL_SOCKET_IFNAME=em4).
   const AnalysisResult r = AnalyzeText(

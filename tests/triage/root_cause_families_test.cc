@@ -406,5 +406,93 @@ TEST(RootCauseFamilies, MpirunAbortWithoutARankIsAFailedJobWithNoCulprit) {
   EXPECT_TRUE(EvidenceHolds(c, "Primary job  terminated normally, but 1 process returned"));
 }
 
+TEST(RootCauseFamilies, OpenMpiSignalHandlerLineIsACrashOfThatProcess) {
+  // NVIDIA/nccl#1669: the excerpt ends on the handler's first line; NCCL lines before it.
+  const AnalysisResult r = AnalyzeText(
+      "rtptest1625:1886888:1890510 [7] NCCL INFO RAS client listening socket at ::1<28028>\n"
+      "rtptest1621:405884:407462 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+      "[rtptest1621:405884] *** Process received signal ***\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "crash-signal");
+  ASSERT_FALSE(c.culprits.empty());
+  EXPECT_EQ(c.culprits.front().host, "rtptest1621");
+  EXPECT_EQ(c.culprits.front().pid, 405884);
+}
+
+TEST(RootCauseFamilies, TimestampedOpenMpiSignalReportNamesTheSignal) {
+  // NVIDIA/nccl#2380: every line of the handler's report behind a timestamp, no NCCL line.
+  const AnalysisResult r = AnalyzeText(
+      "2026-08-31 12:27:50 [k8s-slave03:00956] *** Process received signal ***\n"
+      "2026-08-31 12:27:50 [k8s-slave03:00956] Signal: Segmentation fault (11)\n"
+      "2026-08-31 12:27:50 [k8s-slave03:00956] Signal code:  (-6)\n"
+      "2026-08-31 12:27:50 [k8s-slave03:00956] Failing at address: 0x3bc\n"
+      "2026-08-31 12:27:50 [k8s-slave03:00956] [ 4] "
+      "/usr/local/nccl/lib/libnccl.so.2(+0xbd72c)[0x7d1d0c8f372c]\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "crash-signal");
+  ASSERT_FALSE(c.culprits.empty());
+  EXPECT_EQ(c.culprits.front().host, "k8s-slave03");
+  EXPECT_EQ(c.culprits.front().pid, 956);
+  EXPECT_NE(c.what.find("signal 11"), std::string::npos) << c.what;
+}
+
+TEST(RootCauseFamilies, WrappedWatchdogLinesOfRanksInTheSameCollectiveAreNoMismatch) {
+  // mila-iqia/milabench#269: rank 13's line wraps before WorkNCCL(, rank 8's after SeqNum.
+  const AnalysisResult r = AnalyzeText(
+      "cn-d004 [stderr] [rank13]:[E909 09:55:29.340428860 ProcessGroupNCCL.cpp:607] [Rank 13] "
+      "Watchdog caught collective operation timeout: \n"
+      "WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+      "600068 milliseconds before timing out.\n"
+      "cn-d004 [stderr] [rank8]:[E909 09:55:29.340541894 ProcessGroupNCCL.cpp:607] [Rank 8] "
+      "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2070, \n"
+      "OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600067 milliseconds "
+      "before timing out.\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "timeout-unknown") << c.what << " / " << c.reasoning;
+}
+
+TEST(RootCauseFamilies, UnknownSeqNumWaitsWithTheMajority) {
+  // A timeout line that lost its WorkNCCL(...) entirely (nothing joined it) is no mismatch.
+  const AnalysisResult r = AnalyzeText(
+      "[rank0]:[E909 09:55:29.1 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+      "operation timeout: \n"
+      "[rank1]:[E909 09:55:29.2 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective "
+      "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, "
+      "Timeout(ms)=600000) ran for 600067 milliseconds before timing out.\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "timeout-unknown") << c.what << " / " << c.reasoning;
+}
+
+TEST(RootCauseFamilies, OneRanksPasteDoesNotMakeTheOtherRankTheStuckOne) {
+  // verl-project/verl#597: only rank 1's worker output was pasted.
+  const AnalysisResult r = AnalyzeText(
+      "(WorkerDict pid=231421) [rank1]:[E314 14:33:45.172185860 ProcessGroupNCCL.cpp:607] [Rank "
+      "1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+      "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600009 milliseconds before timing out."
+      "\n"
+      "(WorkerDict pid=231421) [rank1]:[E314 14:33:45.173249001 ProcessGroupNCCL.cpp:1664] [PG 0 "
+      "(default_pg) Rank 1] Exception (either an error or timeout) detected by watchdog at work: "
+      "1, last enqueued NCCL work: 1, last completed NCCL work: -1.\n");
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "timeout-unknown") << c.what << " / " << c.reasoning;
+  EXPECT_NE(c.reasoning.find("printed nothing"), std::string::npos) << c.reasoning;
+}
+
+TEST(RootCauseFamilies, ASilentRankAmongManyThatTimedOutIsStillTheSuspect) {
+  std::string text;
+  for (int r : {0, 1, 3}) {
+    text += "[rank" + std::to_string(r) + "]:[E909 09:55:29.1 ProcessGroupNCCL.cpp:607] [Rank " +
+            std::to_string(r) +
+            "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, "
+            "OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for 600067 "
+            "milliseconds before timing out.\n";
+  }
+  const AnalysisResult r = AnalyzeText(text);
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "stuck-rank") << c.what << " / " << c.reasoning;
+  ASSERT_FALSE(c.culprits.empty());
+  EXPECT_EQ(c.culprits.front().rank, 2);
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -46,6 +46,7 @@ struct Incident {
   std::optional<int> exit_code;
   int signal = 0;
   bool oom = false;
+  bool fatal_signal = false;     ///< ProcessExit::fatal_signal: a crash even when signal is 0.
   bool from_table = false;       ///< An entry of torchelastic's ChildFailedError table.
   bool table_root_cause = false; ///< The table's "Root Cause (first observed failure)" entry.
   // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason)

@@ -369,6 +369,9 @@ struct ProcessExit {
   std::string_view reason;       ///< "Killed", "OOMKilled", "Segmentation fault", ...
   std::string_view ranks;        ///< Slurm "tasks 0-3": the rank list as printed.
   bool oom = false;              ///< The reporter says the memory limit killed it.
+  /// The process's own signal handler said a fatal signal arrived (Open MPI's "*** Process
+  /// received signal ***"); `signal` is 0 when the line did not say which.
+  bool fatal_signal = false;
 };
 
 enum class LauncherKind : uint8_t {

@@ -54,6 +54,9 @@ class LineParser {
   void NoteCut(std::string_view message, Event* event);
   /// A line without NCCL anchor that completes the cut message before it.
   bool ParseContinuation(const Line& line, Event* event);
+  /// A line that completes the wrapped PyTorch watchdog line before it (its WorkNCCL(...) or
+  /// its "last completed NCCL work").
+  bool ParseTorchContinuation(const Line& line, Event* event);
   void Dispatch(Event* event);
   /// Dispatch's second chance for a body nothing recognised (markdown links, attention lines).
   void DispatchAgain(Event* event);
