@@ -249,7 +249,8 @@ TEST(ExcerptRules, TunnelWithLinkLocalAddressAsBootstrapIsAWarningUnlessNcclSays
       "ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>\n"
       "NvYt-dcf4:97:221 [0] NCCL INFO NET/Socket : Using [0]ip6tnl0:fe80::e866:19ff:fe1e:a688%"
       "ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>\n";
-  const Finding* f = FindingOf(AnalyzeText(lines), "bootstrap-interface");
+  const AnalysisResult tunnel = AnalyzeText(lines);
+  const Finding* f = FindingOf(tunnel, "bootstrap-interface");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kWarning);
   EXPECT_TRUE(Has(f->message, "a tunnel device")) << f->message;
@@ -263,9 +264,9 @@ TEST(ExcerptRules, TunnelWithLinkLocalAddressAsBootstrapIsAWarningUnlessNcclSays
   ASSERT_NE(quiet, nullptr);
   EXPECT_EQ(quiet->severity, Severity::kInfo);
   // A Docker bridge on one host stays informational, as before.
-  const Finding* bridge = FindingOf(
-      AnalyzeText("vm:1:1 [0] NCCL INFO Bootstrap : Using docker0:172.17.0.2<0>\n"),
-      "bootstrap-interface");
+  const AnalysisResult docker =
+      AnalyzeText("vm:1:1 [0] NCCL INFO Bootstrap : Using docker0:172.17.0.2<0>\n");
+  const Finding* bridge = FindingOf(docker, "bootstrap-interface");
   ASSERT_NE(bridge, nullptr);
   EXPECT_EQ(bridge->severity, Severity::kInfo);
 }
