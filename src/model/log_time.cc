@@ -108,6 +108,13 @@ std::optional<LogTime> ParseLogTime(std::string_view s) {
     t.day = day;
     return t;
   }
+  // c10 does not pad the month: "E909 09:55:29.34" is September 9.
+  if (Digits(g, 0, 1, &month) && Digits(g, 1, 2, &day) && g.size() > 3 && g[3] == ' ') {
+    if (!ValidDate(month, day) || !ClockAt(g, 4, &t)) return std::nullopt;
+    t.month = month;
+    t.day = day;
+    return t;
+  }
   // ctime (dmesg -T, `date`): "Mon Nov 23 11:39:07 2026".
   static constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
   for (std::string_view d : kDays) {

@@ -17,14 +17,10 @@ bool ParseCaughtSignal(std::string_view line, EventData* data) {
   if (line.size() < 20 || line.front() != '[') return false;
   const size_t close = line.find(kCaught);
   if (close == std::string_view::npos) return false;
-  const std::string_view who = line.substr(1, close - 1);
-  const size_t colon = who.find(':');
-  if (colon == 0 || colon == std::string_view::npos) return false;
   ProcessExit e;
-  e.reporter = ExitReporter::kPython;
-  e.node = who.substr(0, colon);
-  TextCursor c(who.substr(colon + 1));
-  if (!c.ReadInt(&e.pid) || e.pid <= 0) return false;
+  std::string_view after_pid;
+  if (!ReadHandlerHostPid(line.substr(1, close - 1), &e, &after_pid)) return false;
+  TextCursor c(after_pid);
   c.SkipSpaces();
   if (!c.Eat(':')) return false;
   TextCursor s(line.substr(close + kCaught.size()));

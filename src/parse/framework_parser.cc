@@ -54,8 +54,11 @@ bool ReadHeader(TextCursor* c, EventContext* ctx) {
     inside.remove_prefix(1);  // old "[E file:line]"
     if (!bracket) return false;
   } else {
-    if (inside.size() < 4 || !IsDigit(inside[0]) || !IsDigit(inside[3])) return false;
-    // "MMDD HH:MM:SS.frac [tid ]file:line"
+    // "MMDD HH:MM:SS.frac [tid ]file:line"; c10 does not pad the month: "E909" is September 9.
+    size_t digits = 0;
+    while (digits < inside.size() && digits < 5 && IsDigit(inside[digits])) ++digits;
+    if ((digits != 3 && digits != 4) || digits >= inside.size() || inside[digits] != ' ')
+      return false;
     size_t sp = inside.find(' ');
     if (sp == std::string_view::npos) return false;
     size_t sp2 = inside.find(' ', sp + 1);

@@ -20,14 +20,10 @@ bool ParseOpalSignal(std::string_view line, EventData* data) {
   if (line.size() < 20 || line.front() != '[') return false;
   const size_t close = line.find("] ");
   if (close == std::string_view::npos || close < 4) return false;
-  const std::string_view who = line.substr(1, close - 1);
-  const size_t colon = who.find(':');
-  if (colon == 0 || colon == std::string_view::npos) return false;
   ProcessExit e;
-  e.reporter = ExitReporter::kPython;
-  e.node = who.substr(0, colon);
-  TextCursor c(who.substr(colon + 1));
-  if (!c.ReadInt(&e.pid) || e.pid <= 0 || !c.done()) return false;
+  std::string_view after_pid;
+  if (!ReadHandlerHostPid(line.substr(1, close - 1), &e, &after_pid) || !after_pid.empty())
+    return false;
   const std::string_view what = Trim(line.substr(close + 2));
   if (what == "*** Process received signal ***") {
     e.fatal_signal = true;

@@ -74,6 +74,17 @@ std::string_view LeadingTimestamp(std::string_view line) {
   return {};
 }
 
+bool ReadHandlerHostPid(std::string_view who, ProcessExit* e, std::string_view* rest) {
+  const size_t colon = who.find(':');
+  if (colon == 0 || colon == std::string_view::npos) return false;
+  e->reporter = ExitReporter::kPython;
+  e->node = who.substr(0, colon);
+  TextCursor c(who.substr(colon + 1));
+  if (!c.ReadInt(&e->pid) || e->pid <= 0) return false;
+  *rest = c.rest();
+  return true;
+}
+
 bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventContext* ctx,
                         EventData* data) {
   if (msg.empty()) return false;

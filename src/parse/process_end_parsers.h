@@ -35,6 +35,10 @@ bool ParseRay(std::string_view line, EventData* data);
 /// A process's own fatal-signal handler in UCX's format: "[host:pid:0:tid] Caught signal 7 (Bus
 /// error: nonexistent physical address)".
 bool ParseCaughtSignal(std::string_view line, EventData* data);
+/// The `host:pid` that opens a signal handler's bracket (`who` is the bracket's inside): a
+/// process's own exit report (reporter python) with node and pid set; `*rest` gets what follows
+/// the pid. False when `who` does not start that way.
+bool ReadHandlerHostPid(std::string_view who, ProcessExit* e, std::string_view* rest);
 /// Open MPI's fatal-signal handler: "[host:pid] *** Process received signal ***" and
 /// "[host:pid] Signal: Segmentation fault (11)".
 bool ParseOpalSignal(std::string_view line, EventData* data);

@@ -25,6 +25,13 @@ TEST(LogTime, EveryFormatOfOneMomentHasOneKey) {
   EXPECT_EQ(Key("1795425968"), k);              // epoch seconds (UTC)
 }
 
+TEST(LogTime, C10MonthWithoutPaddingIsTheSameMoment) {
+  // mila-iqia/milabench#269 `[E909 09:55:29.340428860 ...`, verl#597 `[E314 14:33:45...`.
+  EXPECT_EQ(Key("E909 09:55:29.340428860"), Key("E0909 09:55:29.340428860"));
+  EXPECT_EQ(Key("[E314 14:33:45.172185860"), Key("0314 14:33:45.172185860"));
+  EXPECT_FALSE(ParseLogTime("E999 09:55:29").has_value());  // month 9, day 99
+}
+
 TEST(LogTime, FractionsOrderWithinASecond) {
   EXPECT_LT(Key("E1123 09:26:08.661000"), Key("E1123 09:26:08.776000"));
   EXPECT_LT(Key("2024-05-01 10:00:00,123"), Key("2024-05-01 10:00:00,124"));  // Python logging

@@ -258,6 +258,22 @@ TEST(Framework, WrappedWatchdogLineIsNotJoinedWithAnotherRanksLine) {
   EXPECT_EQ(ev[1].seq, 31);
 }
 
+TEST(Framework, C10HeaderOfAMonthBeforeOctoberHasThreeDigits) {
+  // verl-project/verl#597: c10 prints March 14 as `E314`.
+  auto p = ParseOne(
+      "[rank1]:[E314 14:33:45.173272575 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 1] "
+      "Timeout at NCCL work: 1, last enqueued NCCL work: 1, last completed NCCL work: -1.");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  EXPECT_EQ(p.event.ctx.timestamp, "314 14:33:45.173272575");
+  EXPECT_EQ(p.event.ctx.location, "ProcessGroupNCCL.cpp:1709");
+  const auto* w = std::get_if<WorkProgress>(&p.event.data);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->rank, 1);
+  EXPECT_EQ(w->pg_id, 0);
+  EXPECT_EQ(w->failed_seq, 1);
+  EXPECT_EQ(w->last_completed, -1);
+}
+
 TEST(Framework, CppBacktraceFrameIsKnownTorchOutput) {
   Parsed p = ParseOne(
       "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::"
