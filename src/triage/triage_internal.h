@@ -38,6 +38,9 @@ struct RankFailure {
   int signal = 0;
   const Incident* first = nullptr;          ///< Earliest line of this failure.
   std::vector<const Incident*> lines;       ///< Its lines, earliest first.
+  /// Lines of `lines` that came after its own NCCL error and report it again (the framework's
+  /// exception, the exit): consequences of the cause, not the cause.
+  std::vector<const Incident*> echoes;
   bool fallout = false;                     ///< A consequence of another failure.
   std::string fallout_what;                 ///< How it suffered: "SIGTERM from the launcher".
   bool table_root_cause = false;            ///< torchelastic's "first observed failure".

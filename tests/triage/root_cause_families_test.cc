@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ncclscope/analysis/analyze.h"
 #include "test_util.h"
@@ -404,6 +406,93 @@ TEST(RootCauseFamilies, MpirunAbortWithoutARankIsAFailedJobWithNoCulprit) {
   EXPECT_EQ(CauseClassName(c.cls), "none");
   EXPECT_TRUE(c.culprits.empty());
   EXPECT_TRUE(EvidenceHolds(c, "Primary job  terminated normally, but 1 process returned"));
+}
+
+// aws/aws-ofi-nccl#927: a headless paste (no host:pid:tid head) where aws-ofi-nccl's progress
+// thread fails first and PyTorch raises "internal error" later in the same output.
+constexpr std::string_view kHeadlessOfiWarn =
+    "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246\n"
+    "NCCL INFO transport/net.cc:1302 -> 3\n"
+    "NCCL INFO proxy.cc:698 -> 3\n"
+    "NCCL INFO proxy.cc:878 -> 3 [Progress Thread]\n"
+    "\n"
+    "process_completions:1648 NCCL WARN NET/OFI Write complete from unexpected request type!\n"
+    "NCCL INFO transport/net.cc:1302 -> 3\n";
+constexpr std::string_view kInternalErrorRaised =
+    "init.cc:290 NCCL WARN Attempt to use communicator before the previous operation returned "
+    "ncclSuccess\n"
+    "NCCL INFO enqueue.cc:2014 -> 3\n"
+    "    work = group._reduce_scatter_base(output, input, opts)\n"
+    "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+    "ProcessGroupNCCL.cpp:3144, internal error - please report this issue to the NCCL "
+    "developers, NCCL version 2.21.5\n"
+    "ncclInternalError: Internal check failed.\n"
+    "Last error:\n";
+
+/// Analyses several inputs, each written to its own file.
+AnalysisResult AnalyzeInputs(const std::vector<std::pair<std::string, std::string>>& inputs) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("ncclscope_inputs_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  AnalyzeOptions o;
+  for (const auto& [name, text] : inputs) {
+    std::ofstream(dir / name) << text;
+    o.inputs.push_back((dir / name).string());
+  }
+  o.jobs = 1;
+  AnalysisResult r;
+  EXPECT_TRUE(Analyze(o, &r).ok());
+  fs::remove_all(dir);
+  return r;
+}
+
+const Finding* FindingOfRule(const AnalysisResult& r, std::string_view rule) {
+  for (const Finding& f : r.findings) {
+    if (f.rule == rule) return &f;
+  }
+  return nullptr;
+}
+
+TEST(RootCauseFamilies, HeadlessNetPluginWarnBeforeAFrameworkErrorIsTheNetworkFirstFailure) {
+  const AnalysisResult r =
+      AnalyzeText(std::string(kHeadlessOfiWarn) + std::string(kInternalErrorRaised));
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "network");
+  EXPECT_NE(c.what.find("NET/OFI Unexpected status (0) for message 246"), std::string::npos)
+      << c.what;
+  ASSERT_FALSE(c.evidence.empty());
+  EXPECT_EQ(c.evidence.front().text,
+            "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246");
+}
+
+TEST(RootCauseFamilies, FrameworkErrorAfterAHeadlessNetPluginWarnIsMarkedFallout) {
+  const AnalysisResult r =
+      AnalyzeText(std::string(kHeadlessOfiWarn) + std::string(kInternalErrorRaised));
+  const Finding* raised = FindingOfRule(r, "nccl-error");
+  const Finding* plugin = FindingOfRule(r, "net-error");
+  ASSERT_NE(raised, nullptr);
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_EQ(raised->caused_by, "unknown rank network");
+  EXPECT_TRUE(plugin->caused_by.empty()) << plugin->caused_by;
+}
+
+TEST(RootCauseFamilies, HeadlessNetPluginWarnAfterTheFrameworkErrorDoesNotTakeItsPlace) {
+  // The same lines in the other order: the exception came first, the WARN cannot explain it.
+  const AnalysisResult r =
+      AnalyzeText(std::string(kInternalErrorRaised) + std::string(kHeadlessOfiWarn));
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error");
+  EXPECT_EQ(c.what.find("NET/OFI"), std::string::npos) << c.what;
+}
+
+TEST(RootCauseFamilies, HeadlessWarnOfAnotherInputIsNotTheFrameworkErrorsOwn) {
+  // Two inputs: the WARN's process is not the one that raised (nothing ties the two).
+  const AnalysisResult r = AnalyzeInputs({{"plugin.log", std::string(kHeadlessOfiWarn)},
+                                          {"trainer.log", std::string(kInternalErrorRaised)}});
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(c.what.find("reported an NCCL error: NET/OFI"), std::string::npos) << c.what;
 }
 
 }  // namespace
