@@ -289,6 +289,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *timeouts;
   } else if (std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view)) {
     rc = *nccl;
+  } else if (std::optional<RootCause> trail = triage_internal::FromErrorTrails(view)) {
+    rc = *trail;
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

@@ -69,6 +69,11 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
 /// errors name; nullopt when there is none.
 std::optional<RootCause> FromNcclErrors(const AttemptView& view);
 
+/// A failed NCCL call shown only by its return-code trail (no WARN or error line in words):
+/// the process of the first failing trail line, with the class its location implies; nullopt
+/// when no trail of the attempt reports a failure.
+std::optional<RootCause> FromErrorTrails(const AttemptView& view);
+
 /// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
 /// when no rank raised it.
 std::optional<RootCause> MismatchFromDetector(const AttemptView& view);
