@@ -45,7 +45,7 @@ void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
 void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
   m->last_activity = ++st->tick;
   ProcState& ps = st->procs[proc];
-  const int idx = static_cast<int>(m - ps.comms.data());
+  const int idx = m->index;
   if (idx == ps.current) return;  // Already the newest of all its lists (runs of COLL lines).
   ps.previous = ps.current;
   ps.current = idx;
@@ -116,6 +116,7 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
     }
     ProcState& ps = st->procs[proc];
     ProcComm added;
+    added.index = static_cast<int>(ps.comms.size());
     added.comm = comm;
     added.rank = e.rank;
     added.nranks = e.nranks;
@@ -177,7 +178,7 @@ void OnCommEnd(Job* job, JobBuilder::State* st, int proc, const CommEnd& e) {
   auto it = job->comms[m->comm].ranks.find(e.rank);
   if (it != job->comms[m->comm].ranks.end()) it->second.ended = true;
   ProcState& ps = st->procs[proc];
-  const int idx = static_cast<int>(m - ps.comms.data());
+  const int idx = m->index;
   SetPtr(&ps, idx, {});  // The pointer may be reused.
   // An ended communicator prints no more connection lines.
   st->memberships.Close(*job, &st->procs, proc, idx);
@@ -302,7 +303,7 @@ Choice Attribute(const Job& job, JobBuilder::State* st, int proc, const Connecti
   const MembershipIndex& index = st->memberships;
   const int list = index.OpenRankList(proc, my_rank);
   if (list < 0) return {};
-  std::vector<ProcComm>& comms = st->procs[proc].comms;
+  ChunkedVector<ProcComm>& comms = st->procs[proc].comms;
   const int max_rank = std::max(e.src_rank, e.dst_rank);
   const PrintedDevice src_dev(e.src_dev), dst_dev(e.dst_dev);
   auto fits = [&](const ProcComm& m) {

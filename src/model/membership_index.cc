@@ -18,7 +18,7 @@ int MembershipIndex::FindOrAdd(int proc, int kind, int rank, int nranks) {
 }
 
 // Lists are doubly linked through ProcComm::prev/next; the head's prev is the tail.
-void MembershipIndex::PushBack(std::vector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
+void MembershipIndex::PushBack(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
   ProcComm& m = comms[idx];
   m.next[kind] = -1;
   if (l.head < 0) {
@@ -34,7 +34,7 @@ void MembershipIndex::PushBack(std::vector<ProcComm>& comms, RecencyList& l, int
   ++l.size;
 }
 
-void MembershipIndex::Unlink(std::vector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
+void MembershipIndex::Unlink(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
   ProcComm& m = comms[idx];
   const int p = m.prev[kind], n = m.next[kind];
   if (l.head == idx) {
@@ -53,7 +53,7 @@ void MembershipIndex::Unlink(std::vector<ProcComm>& comms, RecencyList& l, int i
   --l.size;
 }
 
-void MembershipIndex::PushFront(std::vector<ProcComm>& comms, RecencyList& l, int idx,
+void MembershipIndex::PushFront(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx,
                                 int kind) {
   ProcComm& m = comms[idx];
   if (l.head < 0) {
@@ -69,7 +69,7 @@ void MembershipIndex::PushFront(std::vector<ProcComm>& comms, RecencyList& l, in
 }
 
 void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int proc, int idx) {
-  std::vector<ProcComm>& comms = (*procs)[proc].comms;
+  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   const std::array<int, kRecencyKinds> ids = {
       FindOrAdd(proc, kByRank, m.rank, 0), FindOrAdd(proc, kByRankSize, m.rank, m.nranks),
@@ -100,7 +100,7 @@ void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int pro
   }
 }
 
-void MembershipIndex::StartCounting(const Job& job, const std::vector<ProcComm>& comms,
+void MembershipIndex::StartCounting(const Job& job, const ChunkedVector<ProcComm>& comms,
                                     int list) {
   lists_[list].counted = true;
   ++counted_lists_;
@@ -113,7 +113,7 @@ void MembershipIndex::StartCounting(const Job& job, const std::vector<ProcComm>&
 }
 
 void MembershipIndex::Close(const Job& job, std::vector<ProcState>* procs, int proc, int idx) {
-  std::vector<ProcComm>& comms = (*procs)[proc].comms;
+  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   const int open = m.list[kOpenByRank];
   if (open < 0) return;
@@ -138,7 +138,7 @@ void MembershipIndex::Close(const Job& job, std::vector<ProcState>* procs, int p
 }
 
 void MembershipIndex::Touch(std::vector<ProcState>* procs, int proc, int idx) {
-  std::vector<ProcComm>& comms = (*procs)[proc].comms;
+  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   for (int k = 0; k < kRecencyKinds; ++k) {
     if (m.list[k] < 0) continue;

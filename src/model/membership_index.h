@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ncclscope/base/chunked_vector.h"
 #include "ncclscope/model/job.h"
 
 namespace ncclscope {
@@ -43,6 +44,7 @@ enum RecencyKind : int {
 
 /// One communicator membership of a process.
 struct ProcComm {
+  int index = -1;  ///< Its position in ProcState::comms.
   int comm = -1;
   int rank = -1;
   int nranks = 0;
@@ -168,14 +170,14 @@ class MembershipIndex {
 
   int Find(int proc, int kind, int rank, int nranks) const;
   int FindOrAdd(int proc, int kind, int rank, int nranks);
-  static void Unlink(std::vector<ProcComm>& comms, RecencyList& l, int idx, int kind);
-  static void PushFront(std::vector<ProcComm>& comms, RecencyList& l, int idx, int kind);
-  static void PushBack(std::vector<ProcComm>& comms, RecencyList& l, int idx, int kind);
+  static void Unlink(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
+  static void PushFront(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
+  static void PushBack(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
   /// Adds `count` (may be -1) memberships of communicator `comm` in `list` to the holders of
   /// every (channel, connection index) pair that link `l` has.
   void HoldAll(const Link& l, int raw, int list, int comm, int count);
   /// Starts counting a list's held connections: once, when it reaches count_from members.
-  void StartCounting(const Job& job, const std::vector<ProcComm>& comms, int list);
+  void StartCounting(const Job& job, const ChunkedVector<ProcComm>& comms, int list);
   /// Adds the holders of (comm, src) and (comm, dst) to the connection's counts.
   void Hold(const Link& l, int raw, int channel, int conn_index);
 

@@ -111,7 +111,8 @@ void WriteChannelCounts(JsonStream* js, const std::optional<ChannelCounts>& cc) 
 }
 
 /// One communicator, keys in byte order (the order a JSON document would print them in).
-void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const CommLinkSummary* s) {
+void WriteComm(JsonStream* js, const Job& job, int index, const CommLinkSummary* s) {
+  const Communicator& c = job.comms[index];
   std::vector<int> seen, missing, incomplete;
   bool all_complete = !c.ranks.empty();
   for (const auto& [r, cr] : c.ranks) {
@@ -137,7 +138,6 @@ void WriteComm(JsonStream* js, const Job& job, const Communicator& c, const Comm
   WriteChannelCounts(js, c.channel_counts);
   js->Key("global_ranks");
   js->BeginArray();
-  const int index = static_cast<int>(&c - job.comms.data());
   for (int r = 0; r < c.nranks; ++r) js->Int(GlobalRank(job, index, r));
   js->EndArray();
   js->Key("graph_type");
@@ -200,7 +200,7 @@ void WriteComms(const Job& job, JsonStream* js) {
   js->BeginArray();
   for (size_t i = 0; i < job.comms.size(); ++i) {
     auto it = by_comm.find(static_cast<int>(i));
-    WriteComm(js, job, job.comms[i], it == by_comm.end() ? nullptr : it->second);
+    WriteComm(js, job, static_cast<int>(i), it == by_comm.end() ? nullptr : it->second);
   }
   js->EndArray();
 }

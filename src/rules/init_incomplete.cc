@@ -30,8 +30,8 @@ class InitIncompleteRule : public BasicRule {
     std::vector<std::string> missing_parts;
     std::set<int> quoted;
     bool partly_completed = false;  // a stuck communicator where other ranks completed
-    for (const Communicator& c : job.comms) {
-      const int ci = static_cast<int>(&c - job.comms.data());
+    for (int ci = 0; ci < static_cast<int>(job.comms.size()); ++ci) {
+      const Communicator& c = job.comms[ci];
       std::vector<int> not_done, absent;
       for (const auto& [r, cr] : c.ranks) {
         if (cr.started && !cr.completed) not_done.push_back(r);

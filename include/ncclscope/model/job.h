@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/base/chunked_vector.h"
 #include "ncclscope/base/flat_int_set.h"
 #include "ncclscope/input/line.h"
 #include "ncclscope/model/evidence.h"
@@ -252,8 +253,8 @@ struct Job {
   std::vector<SourceInfo> sources;
   std::vector<Host> hosts;
   std::vector<Process> processes;
-  std::vector<Communicator> comms;
-  std::vector<Link> links;
+  ChunkedVector<Communicator> comms;  ///< Chunked: tens of thousands in long jobs.
+  ChunkedVector<Link> links;
   std::vector<WarnRecord> warnings;
   /// INFO lines that report a degradation or a rejected setting (Notice, P2P disabled between
   /// connected GPUs), deduplicated like the warnings; category kOther.
