@@ -8,6 +8,7 @@
 #include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "silent_trail.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -70,7 +71,12 @@ class ConnectionErrorRule : public BasicRule {
     const Job& job = ctx.job;
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
     if (hits.empty()) {
+      const size_t before = out->size();
       SilentSocketFailure(job, out);
+      // No socket trail either: a trail through the net transport, bootstrap or proxy.
+      if (out->size() == before) {
+        if (auto f = SilentTrailFinding(*this, job, TrailArea::kNetwork)) out->push_back(*f);
+      }
       return;
     }
     std::map<FailureSide, std::vector<const MessageHit*>> stories;

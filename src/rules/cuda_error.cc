@@ -3,6 +3,7 @@
 #include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "silent_trail.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -19,7 +20,10 @@ class CudaErrorRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
-    if (hits.empty()) return;
+    if (hits.empty()) {
+      if (auto f = SilentTrailFinding(*this, ctx.job, TrailArea::kCuda)) out->push_back(*f);
+      return;
+    }
     const size_t first = out->size();
     ReportHitsByEntry(*this, ctx.job, hits, out);
     for (size_t i = first; i < out->size(); ++i) (*out)[i].suspect_hosts = (*out)[i].hosts;

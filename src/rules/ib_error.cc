@@ -8,6 +8,7 @@
 #include "net_expectation.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "silent_trail.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -53,6 +54,7 @@ class IbErrorRule : public BasicRule {
     const Job& job = ctx.job;
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
     if (!hits.empty()) ReportHitsByEntry(*this, job, hits, out);
+    if (auto f = SilentTrailFinding(*this, job, TrailArea::kInfiniBand)) out->push_back(*f);
     NoDeviceFinding(job, out);
   }
 

@@ -78,6 +78,63 @@ constexpr KnownMessage kPluginEntries[] = {
      "FI_PROVIDER=efa.",
      "aws-ofi-nccl 1.4+ (format changes 1.10, 1.19, 1.21)",
      {"NET/OFI Request %p completed with error. RC: %d. Error: %d (%s). Completed length: %ld"}},
+    {"ofi-protocol-state", "net-plugin", "net-error", Severity::kError, FailureSide::kNone,
+     {"NET/OFI Unexpected status (* for message", "NET/OFI Unexpected type (* for message",
+      "NET/OFI*from unexpected request type", "NET/OFI*completion with unexpected",
+      "NET/OFI*has invalid status", "NET/OFI Unexpected comp_flags"},
+     {},
+     "aws-ofi-nccl lost track of its in-flight messages",
+     "aws-ofi-nccl's RDMA protocol got a completion or a message that matches no request in the "
+     "state it expected (a message number it holds no receive for, a write completion for the "
+     "wrong kind of request): its bookkeeping of the transfers in flight broke, the transfer "
+     "fails, and NCCL's progress thread passes the error (internal error, 3) to the next "
+     "collective on that connection.",
+     {"a defect of this aws-ofi-nccl version's RDMA protocol (message numbering, request states)",
+      "the two ends do not run the same protocol: different aws-ofi-nccl, NCCL or libfabric "
+      "versions, or different OFI_NCCL_* settings on the nodes",
+      "the libfabric/EFA provider delivered a stale or duplicated completion (libfabric and EFA "
+      "driver out of date)"},
+     "Run the current aws-ofi-nccl and the EFA installer's libfabric on every node, with the same "
+     "versions and OFI_NCCL_* settings everywhere; if it persists, report the lines to "
+     "aws-ofi-nccl with its version, the NCCL version and the instance type.",
+     "aws-ofi-nccl 1.7.0+ RDMA protocol (\"Write complete from unexpected request type!\" "
+     "1.13-1.20, \"CQ completion (flags ...) from unexpected request type\" 1.17+)",
+     {"get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246",
+      "process_completions:1648 NCCL WARN NET/OFI Write complete from unexpected request type!",
+      "NET/OFI CQ completion (flags 0x%016lx) from unexpected request type %d"}},
+    {"ofi-unknown-communicator", "net-plugin", "net-error", Severity::kError,
+     FailureSide::kSidesDisagree,
+     {"NET/OFI Received an invalid communicator ID", "NET/OFI Received * for non-existent"},
+     {},
+     "aws-ofi-nccl received data for a communicator it does not have",
+     "A message arrived over EFA for a communicator id this process does not know: the sender "
+     "and the receiver disagree about which connections exist.",
+     {"the receiving side already closed the communicator (an aborted or finished job still "
+      "sending)",
+      "a process of an earlier attempt, or of another job, still sends to this node",
+      "different aws-ofi-nccl versions on the two ends"},
+     "Make sure no process of an earlier attempt survives a restart (kill the old workers "
+     "before relaunching) and run the same aws-ofi-nccl everywhere; the peer's own log says why "
+     "it still sent.",
+     "aws-ofi-nccl 1.7.0+ RDMA protocol",
+     {"NET/OFI Received an invalid communicator ID %u for device %d",
+      "NET/OFI Received write-immediate message for non-existent r_comm (%u)"}},
+    {"ofi-cq-read-failed", "net-plugin", "net-error", Severity::kError, FailureSide::kNone,
+     {"NET/OFI Unable to read from fi_cq_readerr", "NET/OFI Unable to retrieve completion queue",
+      "NET/OFI Context progress failed"},
+     {},
+     "aws-ofi-nccl could not read the EFA completion queue",
+     "Reading completions from the NIC's completion queue (or its error entries) failed: the "
+     "plugin cannot tell which transfers finished, so every operation on that endpoint fails.",
+     {"the EFA device was reset or went away (check dmesg for efa errors on that node)",
+      "libfabric and the EFA driver do not match (image built with another EFA installer than "
+      "the host's driver)",
+      "the endpoint was already torn down by an earlier error (look for the first NET/OFI line)"},
+     "Look at the node's kernel log for EFA device errors first; keep the EFA driver on the host "
+     "and libfabric in the image from the same EFA installer release, and aws-ofi-nccl current.",
+     "aws-ofi-nccl 0.9+ (\"Context progress failed\" 1.15+)",
+     {"NET/OFI Unable to retrieve completion queue entries. RC: %zd, ERROR: %s",
+      "NET/OFI Unable to read from fi_cq_readerr. RC: %zd. Error: %s"}},
     {"ofi-gdr-disabled", "gdr", "no-gdrdma", Severity::kWarning, FailureSide::kNone,
      {"GDR disabled on GDR-supported instance type", "disabling GDR"},
      {},

@@ -4,6 +4,7 @@
 #include "ncclscope/rules/knowledge.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "silent_trail.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -54,6 +55,7 @@ class NcclErrorRule : public BasicRule {
       f.message += "." + Hint(reason);
       out->push_back(std::move(f));
     }
+    if (auto f = SilentTrailFinding(*this, job, TrailArea::kNccl)) out->push_back(*f);
   }
 };
 

@@ -2,6 +2,7 @@
 #include "known_findings.h"
 #include "rule_factories.h"
 #include "rule_util.h"
+#include "silent_trail.h"
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -19,7 +20,10 @@ class ShmFailureRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     std::vector<const MessageHit*> hits = ctx.messages.OfRule(id());
-    if (hits.empty()) return;
+    if (hits.empty()) {
+      if (auto f = SilentTrailFinding(*this, ctx.job, TrailArea::kShm)) out->push_back(*f);
+      return;
+    }
     // Creation, extension and fallocate failures are one cause: one finding.
     const KnownMessage* lead = nullptr;
     bool no_space = false;

@@ -47,6 +47,7 @@ void MarkFallout(const RootCauseReport& report, std::vector<Finding>* findings) 
   if (cause.cls == CauseClass::kNone || !cause.job_failed) return;
   std::set<std::pair<uint32_t, uint64_t>> own(cause.cause_lines.begin(), cause.cause_lines.end());
   for (const Evidence& e : cause.evidence) own.insert({e.source, e.line});
+  for (const auto& line : cause.echo_lines) own.erase(line);
   const std::string label = CauseLabel(cause);
   const bool nccl_cause = cause.cls == CauseClass::kNcclError || cause.cls == CauseClass::kNetwork ||
                           cause.cls == CauseClass::kCudaOom;

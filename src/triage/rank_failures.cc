@@ -81,11 +81,22 @@ struct History {
   const Incident* signalled = nullptr;  ///< The launcher signalled this process.
 };
 
+/// Whether `i` is a line of the unidentified process that `f` is: neither names a rank or a
+/// pid, and both come from one input. A headless excerpt (`func:line NCCL WARN ...` without
+/// NCCL's host:pid:tid head, then the framework's traceback) is one process's output: its
+/// WARNs are that process's own errors.
+bool SameUnidentifiedProcess(const RankFailure& f, const Incident& i) {
+  if (f.rank >= 0 || f.pid > 0 || i.rank >= 0 || i.pid > 0 || f.first == nullptr) return false;
+  return i.evidence.source == f.first->evidence.source &&
+         (i.kind == IncidentKind::kNcclWarn || i.kind == IncidentKind::kNcclError);
+}
+
 History HistoryOf(const AttemptView& view, const RankFailure& f) {
   History h;
   for (const Incident* i : view.incidents) {
     const bool mine = (f.rank >= 0 && i->rank == f.rank) ||
-                      (f.pid > 0 && i->pid == f.pid && i->kind != IncidentKind::kExit);
+                      (f.pid > 0 && i->pid == f.pid && i->kind != IncidentKind::kExit) ||
+                      SameUnidentifiedProcess(f, *i);
     if (i->kind == IncidentKind::kSignalSent && f.pid > 0 && i->pid == f.pid) {
       if (h.signalled == nullptr) h.signalled = i;
       continue;
@@ -291,6 +302,9 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
     if (f->cls != CauseClass::kCudaOom && f->cls != CauseClass::kCollectiveMismatch) {
       f->cls = c;
       f->what = fmt::format("reported an NCCL error: {}", Headline(h.own_error->message));
+      // What ended the process afterwards (the framework's exception, an exit) reports this
+      // error again: a consequence, kept as evidence.
+      f->echoes = f->lines;
       f->lines.insert(f->lines.begin(), h.own_error);
       f->first = h.own_error;
       f->signal = 0;  // the error ended it; a signal that followed is not its cause

@@ -124,11 +124,13 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
     rc.culprits.push_back(Culprit{f.rank, f.host, f.pid});
     if (f.rank >= 0) together.push_back(f.rank);
     for (const Incident* i : f.lines) {
-      rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+      const bool echo = std::find(f.echoes.begin(), f.echoes.end(), i) != f.echoes.end();
+      auto& lines = echo ? rc.echo_lines : rc.cause_lines;
+      lines.push_back({i->evidence.source, i->evidence.line});
       if (rc.evidence.size() < 6) rc.evidence.push_back(i->evidence);
       // PyTorch's "Last error:" detail, quoted whole: NCCL's own words for what failed.
       if (!i->detail.empty() && i->detail_evidence.line != i->evidence.line) {
-        rc.cause_lines.push_back({i->detail_evidence.source, i->detail_evidence.line});
+        lines.push_back({i->detail_evidence.source, i->detail_evidence.line});
         if (rc.evidence.size() < 7) rc.evidence.push_back(i->detail_evidence);
       }
     }
@@ -287,6 +289,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *timeouts;
   } else if (std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view)) {
     rc = *nccl;
+  } else if (std::optional<RootCause> trail = triage_internal::FromErrorTrails(view)) {
+    rc = *trail;
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

@@ -38,6 +38,9 @@ struct RankFailure {
   int signal = 0;
   const Incident* first = nullptr;          ///< Earliest line of this failure.
   std::vector<const Incident*> lines;       ///< Its lines, earliest first.
+  /// Lines of `lines` that came after its own NCCL error and report it again (the framework's
+  /// exception, the exit): consequences of the cause, not the cause.
+  std::vector<const Incident*> echoes;
   bool fallout = false;                     ///< A consequence of another failure.
   std::string fallout_what;                 ///< How it suffered: "SIGTERM from the launcher".
   bool table_root_cause = false;            ///< torchelastic's "first observed failure".
@@ -65,6 +68,11 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
 /// The first NCCL error that is not a consequence of a peer's end, or the peer that cascade
 /// errors name; nullopt when there is none.
 std::optional<RootCause> FromNcclErrors(const AttemptView& view);
+
+/// A failed NCCL call shown only by its return-code trail (no WARN or error line in words):
+/// the process of the first failing trail line, with the class its location implies; nullopt
+/// when no trail of the attempt reports a failure.
+std::optional<RootCause> FromErrorTrails(const AttemptView& view);
 
 /// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
 /// when no rank raised it.

@@ -288,5 +288,55 @@ TEST(EvidenceRules, SocketTrailsAfterAnotherFailureAreItsFallout) {
   EXPECT_EQ(g->severity, Severity::kError);
 }
 
+TEST(EvidenceRules, NetTransportTrailWithoutAWarnIsAConnectionErrorNamingItsFirstLine) {
+  // NVIDIA/nccl#697: a NET/Socket connect failed; only the return-code trail is in the excerpt.
+  AnalysisResult r = AnalyzeText(
+      "dgxa100:1050:1315 [0] NCCL INFO Channel 15/0 : 0[90000] -> 1[1000] [send] via NET/Socket/7\n"
+      "dgxa100:1050:1316 [0] NCCL INFO include/net.h:25 -> 2\n"
+      "dgxa100:1050:1316 [0] NCCL INFO transport/net.cc:515 -> 2\n");
+  const Finding* f = FindingOf(r, "connection-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_TRUE(Has(f->message, "\"include/net.h:25 -> 2\"")) << f->message;
+  EXPECT_TRUE(Has(f->message, "ncclSystemError")) << f->message;
+  EXPECT_TRUE(Has(f->message, "dgxa100:1050")) << f->message;
+  EXPECT_TRUE(Has(f->message, "not in the input")) << f->message;
+}
+
+TEST(EvidenceRules, InfiniBandTrailWithoutAWarnIsAnIbError) {
+  // NVIDIA/nccl#562's trail through its IB plugin (a bazel build's paths), WARN cut off.
+  AnalysisResult r = AnalyzeText(
+      "hai-a100-3:3778851:3779883 [4] NCCL INFO ib_plugin.c:196 -> 2\n"
+      "hai-a100-3:3778851:3779883 [4] NCCL INFO bazel-out/k8-opt/bin/external/nccl_archive/"
+      "_virtual_includes/include_hdrs/net.h:21 -> 2\n"
+      "hai-a100-3:3778851:3779883 [4] NCCL INFO external/nccl_archive/src/init.cc:310 -> 2\n");
+  const Finding* f = FindingOf(r, "ib-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(Has(f->message, "ib_plugin.c:196 -> 2")) << f->message;
+  EXPECT_EQ(FindingOf(r, "connection-error"), nullptr);
+}
+
+TEST(EvidenceRules, TrailAfterTheWarnThatExplainsItMakesNoSilentFinding) {
+  // dmlc/xgboost#7982: the socket WARN says what failed; its trail adds no second story.
+  AnalysisResult r = AnalyzeText(
+      "ip-172-31-12-104:28056:39685 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from "
+      "172.18.0.1<34483> failed : Broken pipe\n"
+      "ip-172-31-12-104:28056:39685 [0] NCCL INFO misc/socket.cc:520 -> 2\n"
+      "ip-172-31-12-104:28056:39685 [0] NCCL INFO transport/net_socket.cc:368 -> 2\n"
+      "ip-172-31-12-104:28056:39685 [0] NCCL INFO include/net.h:25 -> 2\n");
+  for (const Finding& f : r.findings) {
+    EXPECT_FALSE(Has(f.title, "only NCCL's return codes")) << f.rule << ": " << f.title;
+  }
+}
+
+TEST(EvidenceRules, TrailOfAProbeNcclRecoveredFromStaysQuiet) {
+  // testdata/corpus/h200x4/socket_only.log: IB disabled on purpose, NCCL moves on to sockets.
+  AnalysisResult r = AnalyzeText(
+      "vm:2185:2185 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+      "vm:2185:2185 [0] NCCL INFO transport/net_ib.cc:852 -> 3\n"
+      "vm:2185:2185 [0] NCCL INFO Failed to initialize NET plugin IB\n");
+  EXPECT_EQ(FindingOf(r, "ib-error"), nullptr);
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -95,6 +95,39 @@ TEST(Knowledge, ConnectionMessagesTellWhichSideFailed) {
             FailureSide::kPeerDied);
 }
 
+TEST(Knowledge, OfiRuntimeProtocolErrorsOfEveryPluginVersionAreNetErrors) {
+  // aws-ofi-nccl's RDMA protocol messages across 1.7-1.21 (its NCCL_OFI_WARN adds "NET/OFI ").
+  for (std::string_view text :
+       {"NET/OFI Unexpected status (0) for message 246",
+        "NET/OFI Unexpected type (2) for message 17",
+        "NET/OFI Write complete from unexpected request type!",
+        "NET/OFI Read complete from unexpected request type!",
+        "NET/OFI Send completion from unexpected request type",
+        "NET/OFI CQ completion (flags 0x0000000000000400) from unexpected request type 3",
+        "NET/OFI Recv completion with unexpected type",
+        "NET/OFI Message 12 has invalid status. res = 1 and stat = 0"}) {
+    const KnownMessage* m = MatchMessage(text);
+    ASSERT_NE(m, nullptr) << text;
+    EXPECT_EQ(m->id, "ofi-protocol-state") << text;
+    EXPECT_EQ(m->rule, "net-error") << text;
+  }
+  const KnownMessage* cq =
+      MatchMessage("NET/OFI Unable to retrieve completion queue entries. RC: -5, ERROR: Input/output error");
+  ASSERT_NE(cq, nullptr);
+  EXPECT_EQ(cq->id, "ofi-cq-read-failed");
+}
+
+TEST(Knowledge, OfiRuntimeEntriesStayQuietOnHealthyPluginLines) {
+  // Lines of a working aws-ofi-nccl (testdata/real-world/training-on-eks-g6e48x-4pod-1proc-libfabric-no-gdr.log): none is a runtime error.
+  for (std::string_view text :
+       {"NET/OFI Selected provider is efa, fabric is efa (found 4 nics)",
+        "NET/OFI Using transport protocol SENDRECV",
+        "NET/OFI Adding FI_EFA_FORK_SAFE=1 to environment"}) {
+    const KnownMessage* m = MatchMessage(text);
+    EXPECT_TRUE(m == nullptr || m->rule != "net-error") << text << " -> " << m->id;
+  }
+}
+
 TEST(Knowledge, ExtractsThePeerAndTheErrorText) {
   MessageDetails d = ExtractDetails(
       "socketProgress: Connection closed by remote peer "

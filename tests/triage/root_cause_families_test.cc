@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ncclscope/analysis/analyze.h"
+#include "rules/finding_lookup.h"
 #include "test_util.h"
 
 namespace ncclscope {
@@ -492,6 +495,152 @@ TEST(RootCauseFamilies, ASilentRankAmongManyThatTimedOutIsStillTheSuspect) {
   EXPECT_EQ(CauseClassName(c.cls), "stuck-rank") << c.what << " / " << c.reasoning;
   ASSERT_FALSE(c.culprits.empty());
   EXPECT_EQ(c.culprits.front().rank, 2);
+}
+
+// aws/aws-ofi-nccl#927: a headless paste (no host:pid:tid head) where aws-ofi-nccl's progress
+// thread fails first and PyTorch raises "internal error" later in the same output.
+constexpr std::string_view kHeadlessOfiWarn =
+    "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246\n"
+    "NCCL INFO transport/net.cc:1302 -> 3\n"
+    "NCCL INFO proxy.cc:698 -> 3\n"
+    "NCCL INFO proxy.cc:878 -> 3 [Progress Thread]\n"
+    "\n"
+    "process_completions:1648 NCCL WARN NET/OFI Write complete from unexpected request type!\n"
+    "NCCL INFO transport/net.cc:1302 -> 3\n";
+constexpr std::string_view kInternalErrorRaised =
+    "init.cc:290 NCCL WARN Attempt to use communicator before the previous operation returned "
+    "ncclSuccess\n"
+    "NCCL INFO enqueue.cc:2014 -> 3\n"
+    "    work = group._reduce_scatter_base(output, input, opts)\n"
+    "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+    "ProcessGroupNCCL.cpp:3144, internal error - please report this issue to the NCCL "
+    "developers, NCCL version 2.21.5\n"
+    "ncclInternalError: Internal check failed.\n"
+    "Last error:\n";
+
+/// Analyses several inputs, each written to its own file.
+AnalysisResult AnalyzeInputs(const std::vector<std::pair<std::string, std::string>>& inputs) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("ncclscope_inputs_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  AnalyzeOptions o;
+  for (const auto& [name, text] : inputs) {
+    std::ofstream(dir / name) << text;
+    o.inputs.push_back((dir / name).string());
+  }
+  o.jobs = 1;
+  AnalysisResult r;
+  EXPECT_TRUE(Analyze(o, &r).ok());
+  fs::remove_all(dir);
+  return r;
+}
+
+TEST(RootCauseFamilies, HeadlessNetPluginWarnBeforeAFrameworkErrorIsTheNetworkFirstFailure) {
+  const AnalysisResult r =
+      AnalyzeText(std::string(kHeadlessOfiWarn) + std::string(kInternalErrorRaised));
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "network");
+  EXPECT_NE(c.what.find("NET/OFI Unexpected status (0) for message 246"), std::string::npos)
+      << c.what;
+  ASSERT_FALSE(c.evidence.empty());
+  EXPECT_EQ(c.evidence.front().text,
+            "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246");
+}
+
+TEST(RootCauseFamilies, FrameworkErrorAfterAHeadlessNetPluginWarnIsMarkedFallout) {
+  const AnalysisResult r =
+      AnalyzeText(std::string(kHeadlessOfiWarn) + std::string(kInternalErrorRaised));
+  const Finding* raised = testing::FindingOf(r, "nccl-error");
+  const Finding* plugin = testing::FindingOf(r, "net-error");
+  ASSERT_NE(raised, nullptr);
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_EQ(raised->caused_by, "unknown rank network");
+  EXPECT_TRUE(plugin->caused_by.empty()) << plugin->caused_by;
+}
+
+TEST(RootCauseFamilies, HeadlessNetPluginWarnAfterTheFrameworkErrorDoesNotTakeItsPlace) {
+  // The same lines in the other order: the exception came first, the WARN cannot explain it.
+  const AnalysisResult r =
+      AnalyzeText(std::string(kInternalErrorRaised) + std::string(kHeadlessOfiWarn));
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error");
+  EXPECT_EQ(c.what.find("NET/OFI"), std::string::npos) << c.what;
+}
+
+TEST(RootCauseFamilies, HeadlessWarnOfAnotherInputIsNotTheFrameworkErrorsOwn) {
+  // Two inputs: the WARN's process is not the one that raised (nothing ties the two).
+  const AnalysisResult r = AnalyzeInputs({{"plugin.log", std::string(kHeadlessOfiWarn)},
+                                          {"trainer.log", std::string(kInternalErrorRaised)}});
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(c.what.find("reported an NCCL error: NET/OFI"), std::string::npos) << c.what;
+}
+
+// NVIDIA/nccl#697: the excerpt ends with the return-code trail of a failed connect through
+// NET/Socket (NCCL 2.12: include/net.h:25 is ncclNetConnect, transport/net.cc:515 its caller);
+// the WARN that said why is not in it.
+constexpr std::string_view kSilentNetTrail =
+    "dgxa100:1050:1315 [0] NCCL INFO Channel 15/0 : 0[90000] -> 1[1000] [send] via NET/Socket/7\n"
+    "dgxa100:1050:1316 [0] NCCL INFO include/net.h:25 -> 2\n"
+    "dgxa100:1050:1316 [0] NCCL INFO transport/net.cc:515 -> 2\n";
+
+TEST(RootCauseFamilies, ReturnCodeTrailAloneNamesANetworkFailureAtLowConfidence) {
+  const AnalysisResult r = AnalyzeText(kSilentNetTrail);
+  const RootCause& c = CauseOf(r);
+  EXPECT_TRUE(c.job_failed);
+  EXPECT_EQ(CauseClassName(c.cls), "network");
+  EXPECT_EQ(c.confidence, Confidence::kLow);
+  ASSERT_FALSE(c.culprits.empty());
+  EXPECT_EQ(c.culprits[0].host, "dgxa100");
+  EXPECT_EQ(c.culprits[0].pid, 1050);
+  EXPECT_NE(c.what.find("ncclSystemError"), std::string::npos) << c.what;
+  EXPECT_NE(c.reasoning.find("not in it"), std::string::npos) << c.reasoning;
+  EXPECT_TRUE(EvidenceHolds(c, "dgxa100:1050:1316 [0] NCCL INFO include/net.h:25 -> 2"));
+}
+
+TEST(RootCauseFamilies, ReturnCodeTrailOfAFailedCudaCallIsAnNcclError) {
+  // NVIDIA/nccl#1235's trail (testdata/real-world/nccl-1235-cuda-oom-calloc-remote-closed.log)
+  // without the WARN before it, as an excerpt cut there would show it: code 1 is a CUDA call.
+  const AnalysisResult r = AnalyzeText(
+      "ng30903:3063028:3066152 [3] NCCL INFO transport/p2p.cc:204 -> 1\n"
+      "ng30903:3063028:3066152 [3] NCCL INFO transport/p2p.cc:605 -> 1\n");
+  EXPECT_EQ(CauseClassName(CauseOf(r).cls), "nccl-error");
+  EXPECT_NE(CauseOf(r).what.find("CUDA"), std::string::npos) << CauseOf(r).what;
+}
+
+TEST(RootCauseFamilies, ReturnCodeTrailAfterItsWarnLeavesTheCauseToTheWarn) {
+  // dmlc/xgboost#7982's lines: the same trail, with the WARN that explains it before it (a
+  // peer-gone message: the peer's end is the story, not the trail).
+  const AnalysisResult r = AnalyzeText(
+      "ip-172-31-12-104:28056:39685 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from "
+      "172.18.0.1<34483> failed : Broken pipe\n"
+      "ip-172-31-12-104:28056:39685 [0] NCCL INFO misc/socket.cc:520 -> 2\n"
+      "ip-172-31-12-104:28056:39685 [0] NCCL INFO include/net.h:25 -> 2\n");
+  EXPECT_EQ(CauseClassName(CauseOf(r).cls), "process-killed");
+  EXPECT_EQ(CauseOf(r).what.find("failed an NCCL call"), std::string::npos) << CauseOf(r).what;
+}
+
+TEST(RootCauseFamilies, ReturnCodeTrailOfAProbeNcclRecoveredFromIsNoFailure) {
+  // testdata/corpus/h200x4/socket_only.log: NCCL_IB_DISABLE=1 makes the IB plugin's init
+  // return 3; NCCL says so on the next line and uses sockets.
+  const AnalysisResult r = AnalyzeText(
+      "vm:2185:2185 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+      "vm:2185:2185 [0] NCCL INFO transport/net_ib.cc:852 -> 3\n"
+      "vm:2185:2185 [0] NCCL INFO Failed to initialize NET plugin IB\n"
+      "vm:2185:2185 [0] NCCL INFO NET/Socket : Using [0]eth0:192.0.2.2<0>\n"
+      "vm:2185:2185 [0] NCCL INFO Initialized NET plugin Socket\n");
+  EXPECT_FALSE(CauseOf(r).job_failed) << CauseOf(r).what;
+}
+
+TEST(RootCauseFamilies, ReturnCodeTrailAfterAKnownHarmlessWarnIsNoFailure) {
+  // testdata/real-world/deepspeed-8248-nccl-warn-timestamp-gin-single-gpu.log (a working run).
+  const AnalysisResult r = AnalyzeText(
+      "[2026-09-01 16:19:24] DESKTOP-NJJ0SFQ:2129:2129 [0] misc/ibvwrap.cc:173 NCCL WARN lib "
+      "wrapper not initialized.\n"
+      "DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO transport/net_ib/gdr.cc:56 -> 3\n"
+      "DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO Failed to initialize any GIN plugin\n");
+  EXPECT_FALSE(CauseOf(r).job_failed) << CauseOf(r).what;
 }
 
 }  // namespace

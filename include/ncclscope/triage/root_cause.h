@@ -63,6 +63,9 @@ struct RootCause {
   std::vector<Fallout> fallout;    ///< What the other ranks suffered because of it.
   /// Incident lines (source, line) that are part of the cause itself, for marking findings.
   std::vector<std::pair<uint32_t, uint64_t>> cause_lines;
+  /// Lines of the culprit that report the cause again later (the framework's exception after
+  /// its own NCCL WARN): in the evidence, but the findings they make are consequences.
+  std::vector<std::pair<uint32_t, uint64_t>> echo_lines;
 };
 
 /// One restart attempt: its processes and its own root cause.

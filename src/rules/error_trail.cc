@@ -1,0 +1,138 @@
+#include "ncclscope/rules/error_trail.h"
+
+#include <set>
+#include <utility>
+
+namespace ncclscope {
+namespace {
+
+/// Case-sensitive substring test: NCCL's file names are lower case in every version.
+bool PathHas(std::string_view location, std::string_view part) {
+  return location.find(part) != std::string_view::npos;
+}
+
+/// The file name of "external/nccl_archive/src/transport/net.cc:515" → "net.cc".
+std::string_view FileName(std::string_view location) {
+  location = location.substr(0, location.rfind(':'));
+  const size_t slash = location.rfind('/');
+  return slash == std::string_view::npos ? location : location.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string_view NcclResultName(int code) {
+  static constexpr std::string_view kNames[] = {
+      "ncclSuccess",       "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
+      "ncclInvalidArgument", "ncclInvalidUsage",     "ncclRemoteError", "ncclInProgress"};
+  return code >= 0 && code < static_cast<int>(std::size(kNames)) ? kNames[code]
+                                                                 : std::string_view();
+}
+
+std::string_view NcclResultMeaning(int code) {
+  switch (code) {
+    case 0:
+      return "success";
+    case 1:
+      return "a CUDA call failed";
+    case 2:
+      return "a system call or an external library failed, such as a socket, the network "
+             "plugin, verbs, memory or a file";
+    case 3:
+      return "NCCL's own consistency check failed (often after an earlier failure)";
+    case 4:
+      return "an NCCL call got an invalid argument";
+    case 5:
+      return "NCCL was used wrongly (ranks disagree, a communicator used after an error)";
+    case 6:
+      return "a remote process exited or the network between them failed";
+    case 7:
+      return "a non-blocking call is still in progress";
+    default:
+      return {};
+  }
+}
+
+bool IsFailureCode(int code) { return code >= 1 && code <= 6; }
+
+std::string_view TrailAreaName(TrailArea area) {
+  switch (area) {
+    case TrailArea::kNetwork:
+      return "network";
+    case TrailArea::kInfiniBand:
+      return "InfiniBand";
+    case TrailArea::kCuda:
+      return "CUDA";
+    case TrailArea::kShm:
+      return "shared memory";
+    case TrailArea::kNccl:
+      return "NCCL";
+  }
+  return "NCCL";
+}
+
+TrailArea AreaOfTrail(std::string_view location, int code) {
+  if (code == 1) return TrailArea::kCuda;
+  const std::string_view file = FileName(location);
+  if (PathHas(file, "net_ib") || PathHas(file, "ibvwrap") || PathHas(file, "ibvcore") ||
+      PathHas(file, "ibvsymbols") || PathHas(file, "ib_plugin") || PathHas(location, "net_ib/")) {
+    return TrailArea::kInfiniBand;
+  }
+  // The net transport and its plugin interface (include/net.h, transport/net.cc and its .cu
+  // spelling before 2.9), sockets, the bootstrap and the proxy that runs network operations.
+  if (file == "net.h" || file == "net.cc" || file == "net.cu" || PathHas(file, "socket") ||
+      PathHas(file, "bootstrap") || PathHas(file, "proxy") || PathHas(file, "net_v") ||
+      PathHas(location, "plugin/net")) {
+    return TrailArea::kNetwork;
+  }
+  if (code == 6) return TrailArea::kNetwork;
+  if (PathHas(file, "shm")) return TrailArea::kShm;
+  if (PathHas(file, "cudawrap") || PathHas(file, "cuda")) return TrailArea::kCuda;
+  return TrailArea::kNccl;
+}
+
+std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
+  using Line = std::pair<uint32_t, uint64_t>;
+  std::set<Line> trail_lines, warn_lines, moved_on;
+  for (const ErrorTrailRecord& t : job.error_trails) {
+    trail_lines.insert({t.evidence.source, t.evidence.line});
+  }
+  for (const WarnRecord& w : job.warnings) {
+    for (const Evidence& e : w.evidence) warn_lines.insert({e.source, e.line});
+  }
+  // Lines that say NCCL went on without what failed: "Failed to initialize NET plugin IB" (IB
+  // disabled or absent), "Initialized NET plugin Socket", "Using network Socket".
+  for (const Process& p : job.processes) {
+    for (const PluginNote& n : p.plugins) moved_on.insert({n.evidence.source, n.evidence.line});
+    if (!p.network_evidence.text.empty()) {
+      moved_on.insert({p.network_evidence.source, p.network_evidence.line});
+    }
+  }
+  auto explained = [&](const ErrorTrailRecord& t) {
+    const uint32_t source = t.evidence.source;
+    uint64_t start = t.evidence.line;
+    while (start > 1 && trail_lines.count({source, start - 1})) --start;
+    if (start > 1 && warn_lines.count({source, start - 1})) return true;
+    uint64_t end = t.evidence.line;
+    while (trail_lines.count({source, end + 1})) ++end;
+    if (moved_on.count({source, end + 1})) return true;  // a probe NCCL recovered from
+    // A warning of this process whose later occurrences were not kept (records keep the first
+    // few): it may be the one before this chain.
+    for (const WarnRecord& w : job.warnings) {
+      if (w.processes.count(t.process) && w.count > w.evidence.size() && !w.evidence.empty() &&
+          w.evidence.front().source == source && w.evidence.front().line < t.evidence.line) {
+        return true;
+      }
+    }
+    return false;
+  };
+  std::vector<const ErrorTrailRecord*> out;
+  std::set<int> done;
+  for (const ErrorTrailRecord& t : job.error_trails) {
+    if (!IsFailureCode(t.code) || done.count(t.process) || explained(t)) continue;
+    done.insert(t.process);
+    out.push_back(&t);
+  }
+  return out;
+}
+
+}  // namespace ncclscope
