@@ -62,6 +62,10 @@ struct ProcState {
   size_t open_from = 0;      ///< comms before this index are closed (a restart closed them).
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
   std::map<int, int> anon_count;
+  /// Slots of comms whose communicator was folded (comm_folding.cc), for the next memberships.
+  std::vector<int> free_slots;
+  /// Reused slots below open_from: still open, so the next restart must close them too.
+  std::vector<int> reopened;
 };
 
 /// Links are looked up per line without allocating: integer key, then the raw text.
@@ -104,6 +108,19 @@ struct JobBuilder::State {
   std::unordered_map<int, int> proc_of_global_rank;
 
   std::unordered_map<LinkBucketKey, std::vector<int>, LinkBucketHash> link_index;
+
+  /// Folding of ended communicators that repeat an earlier one's shape (comm_folding.cc).
+  struct Folding {
+    size_t from = 0;  ///< BuilderTuning::fold_from (0: off).
+    /// Slots of Job::comms and Job::links freed by a fold, reused by the next ones created.
+    std::vector<int> free_comms, free_links;
+    /// Creation order of every slot's current occupant: Finish restores it when compacting.
+    std::vector<uint64_t> comm_serial, link_serial;
+    uint64_t next_serial = 0;
+    /// Shape text (FoldShape) of ended communicators → the one kept for that shape.
+    std::unordered_map<std::string, int> kept_by_shape;
+    std::vector<char> kept;  ///< Per comm slot: it is some shape's kept communicator.
+  } folding;
 
   /// Process of the lines of one NCCL prefix (EventContext::prefix_id) of one source: most
   /// lines skip FindOrAddProcess. Direct-mapped; an entry is used only if source, prefix id and
@@ -150,6 +167,8 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
 int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
 
 /// comm_tracker.cc
+/// Takes membership `idx` out of ProcState::by_ptr (before its pointer changes or it is freed).
+void DropMembershipPtr(ProcState* ps, int idx);
 void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                 const CommInit& e);
 /// The process printed NCCL's version banner (once per process: again means a restart).
@@ -163,6 +182,17 @@ void OnGraphPattern(Job* job, JobBuilder::State* st, int proc, const GraphPatter
 void OnCollective(Job* job, JobBuilder::State* st, int proc, const Collective& e);
 void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                   const Connection& e);
+
+/// comm_folding.cc
+/// Index slot for a new communicator / link (a freed one, else the end); records its creation
+/// order. The caller stores the record at that index (assigning, or push_back at the end).
+int NewCommSlot(Job* job, JobBuilder::State* st);
+int NewLinkSlot(Job* job, JobBuilder::State* st);
+/// After the last rank of `comm` ended: folds it into an earlier communicator of the same shape
+/// when the job is large enough (BuilderTuning::fold_from), freeing its slots.
+void FoldIfRepeat(Job* job, JobBuilder::State* st, int comm);
+/// Removes freed slots from Job::comms and Job::links, in creation order (first step of Finish).
+void CompactFolded(Job* job, JobBuilder::State* st);
 
 /// job_finish.cc
 void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options);

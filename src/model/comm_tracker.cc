@@ -30,12 +30,8 @@ ProcComm* MembershipByPtr(JobBuilder::State* st, int proc, std::string_view ptr)
 
 /// Changes a membership's pointer, keeping ProcState::by_ptr in step.
 void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
+  DropMembershipPtr(ps, idx);
   ProcComm& m = ps->comms[idx];
-  auto old = ps->by_ptr.find(m.ptr);
-  if (old != ps->by_ptr.end()) {
-    if (old->second.erase(idx) != 0 && old->second.size() == 1) --ps->shared_ptrs;
-    if (old->second.empty()) ps->by_ptr.erase(old);
-  }
   m.ptr = std::string(ptr);
   auto it = ps->by_ptr.find(ptr);
   if (it == ps->by_ptr.end()) it = ps->by_ptr.emplace(std::string(ptr), std::set<int>{}).first;
@@ -52,30 +48,42 @@ void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
   st->memberships.Touch(&st->procs, proc, idx);
 }
 
+}  // namespace
+
+void DropMembershipPtr(ProcState* ps, int idx) {
+  ProcComm& m = ps->comms[idx];
+  auto old = ps->by_ptr.find(m.ptr);
+  if (old != ps->by_ptr.end()) {
+    if (old->second.erase(idx) != 0 && old->second.size() == 1) --ps->shared_ptrs;
+    if (old->second.empty()) ps->by_ptr.erase(old);
+  }
+}
+
+namespace {
+
 /// The membership a line without a comm pointer most likely belongs to: the current one if
 /// rank/nranks fit, else the most recent fitting one (rank < 0 and nranks <= 0: any).
 ProcComm* CurrentFitting(JobBuilder::State* st, int proc, int rank, int nranks) {
   ProcState& ps = st->procs[proc];
-  if (ps.current < 0) return nullptr;  // No membership at all.
-  const ProcComm& cur = ps.comms[ps.current];
-  if ((rank < 0 || cur.rank == rank) && (nranks <= 0 || cur.nranks == nranks))
-    return &ps.comms[ps.current];
+  if (ps.current >= 0) {  // -1: none yet, or its communicator was folded
+    const ProcComm& cur = ps.comms[ps.current];
+    if ((rank < 0 || cur.rank == rank) && (nranks <= 0 || cur.nranks == nranks))
+      return &ps.comms[ps.current];
+  }
   // The current one is the most recent of all: the most recent fitting one heads its list.
   const MembershipIndex& index = st->memberships;
   int list = rank >= 0 && nranks > 0 ? index.RankSizeList(proc, rank, nranks)
              : rank >= 0             ? index.RankList(proc, rank)
                                      : index.SizeList(proc, nranks);
-  if (list < 0) return nullptr;
+  if (list < 0 || index.list(list).head < 0) return nullptr;
   return &ps.comms[index.list(list).head];
 }
 
 int AddComm(Job* job, JobBuilder::State* st, std::string id) {
   auto it = st->comm_by_id.find(id);
   if (it != st->comm_by_id.end()) return it->second;
-  int idx = static_cast<int>(job->comms.size());
-  Communicator c;
-  c.id = id;
-  job->comms.push_back(std::move(c));
+  const int idx = NewCommSlot(job, st);
+  job->comms[idx].id = id;
   st->comm_by_id.emplace(std::move(id), idx);
   return idx;
 }
@@ -115,13 +123,19 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
       if (parent) c.parent_id = job->comms[parent->comm].id;
     }
     ProcState& ps = st->procs[proc];
-    ProcComm added;
-    added.index = static_cast<int>(ps.comms.size());
+    int idx = static_cast<int>(ps.comms.size());
+    if (!ps.free_slots.empty()) {  // a folded communicator's membership
+      idx = ps.free_slots.back();
+      ps.free_slots.pop_back();
+      if (static_cast<size_t>(idx) < ps.open_from) ps.reopened.push_back(idx);
+    } else {
+      ps.comms.push_back(ProcComm{});
+    }
+    ProcComm& added = ps.comms[idx];
+    added.index = idx;
     added.comm = comm;
     added.rank = e.rank;
     added.nranks = e.nranks;
-    ps.comms.push_back(std::move(added));
-    const int idx = static_cast<int>(ps.comms.size() - 1);
     SetPtr(&ps, idx, e.comm);
     st->memberships.Add(*job, &st->procs, proc, idx);
     m = &ps.comms[idx];
@@ -163,10 +177,13 @@ void OnProcessStart(Job* job, JobBuilder::State* st, int proc) {
   if (ps.saw_version) {
     // The banner again from the same host:pid: a new process reusing the pid (a restart). The
     // communicators of the old one print nothing more, and their pointers may come back.
-    for (size_t i = ps.open_from; i < ps.comms.size(); ++i) {
-      if (!ps.comms[i].ptr.empty()) SetPtr(&ps, static_cast<int>(i), {});
-      st->memberships.Close(*job, &st->procs, proc, static_cast<int>(i));
-    }
+    auto close = [&](int i) {
+      if (!ps.comms[i].ptr.empty()) SetPtr(&ps, i, {});
+      st->memberships.Close(*job, &st->procs, proc, i);
+    };
+    for (size_t i = ps.open_from; i < ps.comms.size(); ++i) close(static_cast<int>(i));
+    for (int i : ps.reopened) close(i);  // free again since: Close does nothing
+    ps.reopened.clear();
     ps.open_from = ps.comms.size();
   }
   ps.saw_version = true;
@@ -175,13 +192,15 @@ void OnProcessStart(Job* job, JobBuilder::State* st, int proc) {
 void OnCommEnd(Job* job, JobBuilder::State* st, int proc, const CommEnd& e) {
   ProcComm* m = MembershipByPtr(st, proc, e.comm);
   if (!m) return;
-  auto it = job->comms[m->comm].ranks.find(e.rank);
-  if (it != job->comms[m->comm].ranks.end()) it->second.ended = true;
+  const int comm = m->comm;
+  auto it = job->comms[comm].ranks.find(e.rank);
+  if (it != job->comms[comm].ranks.end()) it->second.ended = true;
   ProcState& ps = st->procs[proc];
   const int idx = m->index;
   SetPtr(&ps, idx, {});  // The pointer may be reused.
   // An ended communicator prints no more connection lines.
   st->memberships.Close(*job, &st->procs, proc, idx);
+  FoldIfRepeat(job, st, comm);
 }
 
 void OnCommTopology(Job* job, JobBuilder::State* st, int proc, const CommTopology& e) {
@@ -378,7 +397,7 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
     }
   }
   if (link_idx < 0) {
-    link_idx = static_cast<int>(job->links.size());
+    link_idx = NewLinkSlot(job, st);
     bucket.push_back(link_idx);
     Link l;
     l.comm = comm;
@@ -404,7 +423,7 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
     l.pci = t.pci;
     l.collnet = t.type == TransportType::kCOLLNET;
     l.first = MakeEvidence(ctx);
-    job->links.push_back(std::move(l));
+    job->links[link_idx] = std::move(l);
     st->memberships.AddLink(*job, link_idx, e.raw);
   } else if (attribution == Attribution::kInferred) {
     job->links[link_idx].attribution = Attribution::kInferred;

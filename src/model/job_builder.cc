@@ -474,6 +474,7 @@ struct Folder {
 JobBuilder::JobBuilder(Job* job, BuilderTuning tuning)
     : job_(job), state_(std::make_unique<State>()) {
   state_->memberships.set_count_from(tuning.count_from);
+  state_->folding.from = tuning.fold_from;
 }
 JobBuilder::~JobBuilder() = default;
 
@@ -562,6 +563,7 @@ namespace {
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  CompactFolded(job, state);
   // A pasted command line's settings hold for the processes of its input (an echo by NCCL, read
   // first, wins).
   for (const JobBuilder::State::CommandSetting& c : state->command_env) {

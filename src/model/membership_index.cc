@@ -92,6 +92,7 @@ void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int pro
   }
   ++holder->count;
   holder->newest = idx;
+  refs.members.emplace_back(proc, idx);
   RecencyList& open_list = lists_[open];
   if (open_list.counted) {
     for (int link : refs.links) HoldAll(job.links[link], link_raw_[link], open, m.comm, 1);
@@ -134,6 +135,16 @@ void MembershipIndex::Close(const Job& job, std::vector<ProcState>* procs, int p
   }
   if (lists_[open].counted) {
     for (int link : refs.links) HoldAll(job.links[link], link_raw_[link], open, m.comm, -1);
+  }
+}
+
+void MembershipIndex::Forget(std::vector<ProcState>* procs, int proc, int idx) {
+  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
+  ProcComm& m = comms[idx];
+  for (int k = 0; k < kRecencyKinds; ++k) {
+    if (m.list[k] < 0) continue;
+    Unlink(comms, lists_[m.list[k]], idx, k);
+    m.list[k] = -1;
   }
 }
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ncclscope/base/chunked_vector.h"
@@ -108,6 +109,9 @@ struct CommRankRefs {
   };
   std::vector<int> links;
   std::vector<Holder> holders;
+  /// Every membership of the communicator with this rank, open or closed: (process, index into
+  /// its comms).
+  std::vector<std::pair<int, int>> members;
 };
 
 struct ProcState;
@@ -126,6 +130,21 @@ class MembershipIndex {
   /// Takes an open membership off the open list (its communicator ended, or the process
   /// restarted): it no longer counts for connection attribution. No-op if already closed.
   void Close(const Job& job, std::vector<ProcState>* procs, int proc, int idx);
+
+  /// Takes a closed membership off every list, before its slot is reused (its communicator was
+  /// folded). Its open-list bookkeeping must be gone already (Close).
+  void Forget(std::vector<ProcState>* procs, int proc, int idx);
+  /// The references of (communicator, rank): its links and memberships; nullptr if none.
+  const CommRankRefs* FindCommRank(int comm, int rank) const {
+    auto it = comm_ranks_.find(CommRankKey(comm, rank));
+    return it == comm_ranks_.end() ? nullptr : &it->second;
+  }
+  /// Drops them (the communicator was folded; its slot will be reused).
+  void EraseCommRank(int comm, int rank) { comm_ranks_.erase(CommRankKey(comm, rank)); }
+  /// The link's slot is free (its communicator was folded).
+  void ForgetLink(int link) {
+    if (static_cast<size_t>(link) < link_raw_.size()) link_raw_[link] = -1;
+  }
 
   /// List of the process's memberships with this rank (kByRank), -1 if none.
   int RankList(int proc, int rank) const { return Find(proc, kByRank, rank, 0); }

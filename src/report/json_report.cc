@@ -183,6 +183,10 @@ void WriteComm(JsonStream* js, const Job& job, int index, const CommLinkSummary*
   js->IntArray(missing);
   js->Key("ranks_seen");
   js->IntArray(seen);
+  if (c.repeats > 0) {  // only in jobs whose ended communicators were folded
+    js->Key("repeats");
+    js->Uint(c.repeats);
+  }
   js->Key("rings");
   js->Uint(c.rings.size());
   if (s) {
@@ -424,6 +428,7 @@ json ReportDocument(const ReportInput& in) {
   json unrec = json::array();
   for (const auto& e : job.unrecognized_samples) unrec.push_back(JsonEvidence(job, e));
   stats["unrecognized_samples"] = std::move(unrec);
+  if (job.stats.folded_comms > 0) stats["folded_communicators"] = job.stats.folded_comms;
   const LineCoverage cov = CoverageOf(job.stats);
   stats["coverage"] = {{"nccl_lines_read", cov.read},
                        {"understood", cov.understood},

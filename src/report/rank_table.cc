@@ -26,7 +26,7 @@ std::vector<RankRow> BuildRankTable(const Job& job) {
     for (const auto& [rank, cr] : c.ranks) {
       if (cr.process < 0) continue;
       RankRow& r = rows[cr.process];
-      ++r.comms;
+      r.comms += static_cast<int>(1 + c.repeats);  // folded communicators ended complete
       if (!cr.completed) ++r.comms_incomplete;
       if (!cr.bus_id.empty() &&
           std::find(r.bus_ids.begin(), r.bus_ids.end(), cr.bus_id) == r.bus_ids.end())

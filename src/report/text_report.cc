@@ -92,7 +92,14 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
       "{}ncclscope {}{}: {} input{}, {} host{}, {} process{}, {} communicator{}\n", pal.bold(),
       NCCLSCOPE_VERSION, pal.reset(), job.sources.size(), job.sources.size() == 1 ? "" : "s",
       job.hosts.size(), job.hosts.size() == 1 ? "" : "s", job.processes.size(),
-      job.processes.size() == 1 ? "" : "es", job.comms.size(), job.comms.size() == 1 ? "" : "s");
+      job.processes.size() == 1 ? "" : "es", job.comms.size() + job.stats.folded_comms,
+      job.comms.size() + job.stats.folded_comms == 1 ? "" : "s");
+  if (job.stats.folded_comms > 0) {
+    out << fmt::format(
+        "  {} ended communicators repeated the shape of an earlier one and were folded into it "
+        "(counted, their ids not kept)\n",
+        job.stats.folded_comms);
+  }
   out << fmt::format("  NCCL {}   CUDA driver {}\n", versions.empty() ? "unknown" : versions,
                      driver.empty() ? "unknown" : driver);
   const LineCoverage cov = CoverageOf(job.stats);
@@ -282,6 +289,7 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
     std::string header_rest;  // header after the id
     std::string body;
     std::vector<std::string> ids;
+    uint64_t repeats = 0;  // folded communicators of the same shape, not in ids
   };
   std::vector<Block> blocks;
   std::map<std::string, size_t> block_of;
@@ -310,24 +318,27 @@ void WriteComms(const ReportInput& in, const ReportOptions& opts, const Palette&
     auto [bit, fresh] = block_of.emplace(key, blocks.size());
     if (fresh) blocks.push_back(Block{rest, body.str(), {}});
     blocks[bit->second].ids.push_back(c.id);
+    blocks[bit->second].repeats += c.repeats;
   }
   const size_t max_blocks = 24;
   for (size_t b = 0; b < blocks.size(); ++b) {
     if (b == max_blocks) {
       size_t rest = 0;
-      for (size_t k = b; k < blocks.size(); ++k) rest += blocks[k].ids.size();
+      for (size_t k = b; k < blocks.size(); ++k) rest += blocks[k].ids.size() + blocks[k].repeats;
       out << fmt::format("  ... and {} more communicators (see --format json)\n", rest);
       break;
     }
     const Block& blk = blocks[b];
     out << fmt::format("  {}{}{}", pal.bold(), blk.ids.front(), pal.reset()) << blk.header_rest;
-    if (blk.ids.size() > 1) {
+    if (blk.ids.size() > 1 || blk.repeats > 0) {
       std::string more;
       for (size_t k = 1; k < blk.ids.size() && k <= 3; ++k)
         more += (k > 1 ? ", " : "") + blk.ids[k];
-      if (blk.ids.size() > 4) more += ", ...";
-      out << fmt::format("    and {} more communicator{} of the same shape: {}\n",
-                         blk.ids.size() - 1, blk.ids.size() == 2 ? "" : "s", more);
+      if (blk.ids.size() > 4 || (blk.repeats > 0 && blk.ids.size() > 1)) more += ", ...";
+      if (blk.repeats > 0) more += (more.empty() ? "" : " ") + std::string("(folded, ids not kept)");
+      const uint64_t n = blk.ids.size() - 1 + blk.repeats;
+      out << fmt::format("    and {} more communicator{} of the same shape: {}\n", n,
+                         n == 1 ? "" : "s", more);
     }
     out << blk.body;
   }

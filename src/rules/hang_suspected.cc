@@ -64,11 +64,12 @@ class HangSuspectedRule : public BasicRule {
       AddProcess(job, static_cast<int>(i), &f);
       if (f.evidence.size() < 4) AddEvidence(&f, job.processes[i].last_line);
     }
-    size_t completed = 0;
+    uint64_t completed = 0;
     for (const Communicator& c : job.comms) {
-      for (const auto& [r, cr] : c.ranks) completed += cr.completed ? 1 : 0;
+      for (const auto& [r, cr] : c.ranks) completed += cr.completed ? 1 + c.repeats : 0;
     }
-    f.message = "All " + std::to_string(job.comms.size()) + " communicator(s) initialised (" +
+    f.message = "All " + std::to_string(job.comms.size() + job.stats.folded_comms) +
+                " communicator(s) initialised (" +
                 std::to_string(completed) +
                 " rank inits completed), no NCCL error or warning, "
                 "no communicator was destroyed, and the job was then terminated by a signal";

@@ -54,13 +54,15 @@ class IntraNodeNetRule : public BasicRule {
         if (comm >= 0 && (main_comm < 0 || job.comms[comm].nranks > job.comms[main_comm].nranks))
           main_comm = comm;
       }
-      std::map<std::string, size_t> classes;
-      size_t total = 0;
+      std::map<std::string, uint64_t> classes;
+      uint64_t total = 0, comms = 0;
       for (const auto& [comm, links] : per_comm) {
         if (comm >= 0) AddComm(&f, job.comms[comm].id);
+        const uint64_t weight = CommWeight(job, comm);
+        comms += weight;
         for (const Link* l : links) {
-          ++total;
-          ++classes[std::string(TransportClassName(l->cls))];
+          total += weight;
+          classes[std::string(TransportClassName(l->cls))] += weight;
           AddRank(&f, GlobalRank(job, l->comm, l->src));
           AddRank(&f, GlobalRank(job, l->comm, l->dst));
           if (l->reporter >= 0) AddHost(&f, HostName(job, l->reporter));
@@ -69,7 +71,7 @@ class IntraNodeNetRule : public BasicRule {
       }
       std::vector<std::string> cls;
       for (const auto& [name, n] : classes) cls.push_back(std::to_string(n) + " over " + name);
-      f.message = std::to_string(total) + " links in " + std::to_string(per_comm.size()) +
+      f.message = std::to_string(total) + " links in " + std::to_string(comms) +
                   " communicator(s) join ranks on the same physical host (" + JoinStrings(f.hosts) +
                   ") but run over the network (" + JoinStrings(cls) + ")";
       if (main_comm >= 0) {

@@ -83,10 +83,13 @@ class P2pDisabledRule : public BasicRule {
     // Counted over all communicators, so a job with many sub-communicators stays one line.
     auto summarize = [&](const auto& per_comm, const char* what) {
       if (per_comm.empty()) return;
-      size_t n = 0;
-      for (const auto& [comm, k] : per_comm) n += k;
-      std::string where = per_comm.size() == 1 ? "comm " + CommName(job, per_comm.begin()->first)
-                                               : std::to_string(per_comm.size()) + " communicators";
+      uint64_t n = 0, comms = 0;
+      for (const auto& [comm, k] : per_comm) {
+        n += k * CommWeight(job, comm);
+        comms += CommWeight(job, comm);
+      }
+      std::string where = comms == 1 ? "comm " + CommName(job, per_comm.begin()->first)
+                                     : std::to_string(comms) + " communicators";
       parts.push_back(std::to_string(n) + " intra-node links in " + where + " use " + what);
     };
     summarize(shm_per_comm, "SHM");

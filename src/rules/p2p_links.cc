@@ -19,22 +19,24 @@ class P2pLinkRule : public BasicRule {
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
     Finding f = NewFinding(*this);
-    size_t n = 0, p2p = 0;
+    uint64_t n = 0, p2p = 0, weighted_comms = 0;
     // Communicators by index, sorted once at the end: a job can have tens of thousands of them,
     // and inserting each id into a sorted list would cost the square of that.
     std::vector<bool> seen(job.comms.size());
     std::vector<std::string> comms;
     for (const Link& l : job.links) {
       if (l.cls != TransportClass::kP2P && l.cls != TransportClass::kNVL) continue;
-      ++p2p;
+      const uint64_t weight = CommWeight(job, l.comm);
+      p2p += weight;
       if (!pred_(job, l)) continue;
-      ++n;
+      n += weight;
       AddRank(&f, GlobalRank(job, l.comm, l.src));
       AddRank(&f, GlobalRank(job, l.comm, l.dst));
       if (l.reporter >= 0) AddHost(&f, HostName(job, l.reporter));
       if (l.comm >= 0 && !seen[l.comm] && !job.comms[l.comm].id.empty()) {
         seen[l.comm] = true;
         comms.push_back(job.comms[l.comm].id);
+        weighted_comms += weight;
       }
       if (f.evidence.size() < 2) AddEvidence(&f, l.first);
     }
@@ -43,7 +45,9 @@ class P2pLinkRule : public BasicRule {
     comms.erase(std::unique(comms.begin(), comms.end()), comms.end());
     f.comms = std::move(comms);
     f.message = std::to_string(n) + " of " + std::to_string(p2p) + " P2P links " +
-                std::string(what_) + " (" + std::to_string(f.comms.size()) + " communicator(s)).";
+                std::string(what_) + " (" +
+                std::to_string(std::max<uint64_t>(weighted_comms, f.comms.size())) +
+                " communicator(s)).";
     out->push_back(std::move(f));
   }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ncclscope/rules/registry.h"
+#include "rule_util.h"
 
 namespace ncclscope {
 namespace {
@@ -224,7 +225,9 @@ void CheckLinks(const Policy& p, const Job& job, std::vector<Finding>* out) {
                                          : "network links must use GPUDirect RDMA";
     Finding f = Violation("Policy: " + what);
     std::vector<std::string> items;
+    uint64_t weighted = 0;  // links of folded communicators counted once per repeat
     for (const Link* l : links) {
+      weighted += rules_internal::CommWeight(job, l->comm);
       std::string comm = l->comm >= 0 ? job.comms[l->comm].id : "(unknown comm)";
       if (std::find(f.comms.begin(), f.comms.end(), comm) == f.comms.end()) f.comms.push_back(comm);
       AddUnique(&f.ranks, GlobalRank(job, l->comm, l->src));
@@ -237,7 +240,7 @@ void CheckLinks(const Policy& p, const Job& job, std::vector<Finding>* out) {
       if (f.evidence.size() < 3 && !l->first.text.empty()) f.evidence.push_back(l->first);
     }
     std::sort(f.ranks.begin(), f.ranks.end());
-    f.message = std::to_string(links.size()) + " link(s) break the policy (" + what + "): " +
+    f.message = std::to_string(weighted) + " link(s) break the policy (" + what + "): " +
                 [&] {
                   std::string s;
                   for (const auto& i : items) s += (s.empty() ? "" : "; ") + i;

@@ -83,6 +83,11 @@ std::string CommName(const Job& job, int comm) {
   return job.comms[comm].id;
 }
 
+uint64_t CommWeight(const Job& job, int comm) {
+  if (comm < 0 || static_cast<size_t>(comm) >= job.comms.size()) return 1;
+  return 1 + job.comms[comm].repeats;
+}
+
 const Setting* FindEnv(const Process& p, std::string_view name) {
   auto it = p.env.find(std::string(name));
   return it == p.env.end() ? nullptr : &it->second;

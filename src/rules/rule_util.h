@@ -58,6 +58,10 @@ int ProcessOfRank(const Job& job, int comm, int comm_rank);
 std::string ProcessLabel(const Job& job, int process);
 /// Id of a communicator, or "(unknown comm)".
 std::string CommName(const Job& job, int comm);
+/// How many communicators `comm` stands for: itself and the later ones of the same shape folded
+/// into it (Communicator::repeats); 1 for an unknown communicator (-1). Counts of links and
+/// communicators in messages weigh each by it.
+uint64_t CommWeight(const Job& job, int comm);
 
 /// The setting of a process, or nullptr.
 const Setting* FindEnv(const Process& p, std::string_view name);

@@ -53,7 +53,8 @@ class SocketFallbackRule : public BasicRule {
     Finding f = NewFinding(*this);
     // Largest communicator first in words; the others summed, so big jobs stay one line.
     std::string counts;
-    int shown = 0, rest_socket = 0, rest_total = 0, rest_comms = 0;
+    int shown = 0;
+    uint64_t rest_socket = 0, rest_total = 0, rest_comms = 0;
     std::vector<std::pair<int, int>> order;  // (nranks, comm)
     for (const auto& [comm, c] : per_comm) {
       if (c.first == 0) continue;
@@ -67,10 +68,14 @@ class SocketFallbackRule : public BasicRule {
         if (!counts.empty()) counts += "; ";
         counts += std::to_string(c.first) + " of " + std::to_string(c.second) +
                   " inter-node links of comm " + CommName(job, comm);
+        if (CommWeight(job, comm) > 1)
+          counts += " (and of each of its " + std::to_string(CommWeight(job, comm) - 1) +
+                    " repeats)";
       } else {
-        rest_socket += c.first;
-        rest_total += c.second;
-        ++rest_comms;
+        const uint64_t weight = CommWeight(job, comm);
+        rest_socket += c.first * weight;
+        rest_total += c.second * weight;
+        rest_comms += weight;
       }
     }
     if (rest_comms > 0) {

@@ -153,6 +153,11 @@ struct Communicator {
   std::optional<ChannelCounts> channel_counts;
   std::string graph_intra_type;  ///< GRAPH "Pattern ... type NVL/PIX": "NVL"
   std::string graph_inter_type;  ///< "PIX"
+  /// Later communicators folded into this one (JobBuilder, once a job holds thousands): each had
+  /// ended on every rank and repeated this one's shape (ranks, processes, devices, channels,
+  /// rings and links); only its id, pointers, init timings and evidence lines differed. The
+  /// links' line counts include theirs; their ids are not kept.
+  uint64_t repeats = 0;
 };
 
 enum class Attribution : uint8_t {
@@ -246,6 +251,8 @@ struct LaunchFacts {
 struct JobStats {
   uint64_t lines = 0, nccl_lines = 0, events = 0, unrecognized = 0, connection_lines = 0,
            framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0;
+  /// Communicators folded into an earlier one of the same shape (the sum of their repeats).
+  uint64_t folded_comms = 0;
   std::map<std::string, uint64_t> events_by_type;
 };
 

@@ -38,6 +38,10 @@ struct BuilderTuning {
   /// A process's open memberships with one rank are walked for connection attribution until
   /// there are this many; from then on held-connection counts shortcut the walk.
   int count_from = 8;
+  /// Once the job holds this many communicators, one that ended on every rank and repeats the
+  /// shape of an earlier ended one is folded into it (Communicator::repeats) and its memory
+  /// reused: a job that creates communicators again and again stays bounded. 0: never fold.
+  size_t fold_from = 1024;
 };
 
 class JobBuilder {

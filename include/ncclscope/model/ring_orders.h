@@ -46,6 +46,11 @@ class RingOrders {
   bool empty() const { return channels_.empty(); }
   /// Number of distinct orders.
   size_t distinct() const { return orders_.size(); }
+  /// Calls f(channel, order text) for every channel with an order, by channel.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (const auto& [channel, id] : channels_) f(channel, orders_[static_cast<size_t>(id)]);
+  }
 
  private:
   std::vector<std::string> orders_;
