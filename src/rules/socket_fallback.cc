@@ -30,7 +30,7 @@ class SocketFallbackRule : public BasicRule {
     // Per communicator: socket links between nodes / all links between nodes.
     std::map<int, std::pair<size_t, size_t>> per_comm;
     std::vector<const Link*> socket_links;
-    size_t same_host = 0;
+    uint64_t same_host = 0;
     for (const Link& l : job.links) {
       bool inter = l.intra_node.has_value() ? !*l.intra_node : l.cls == TransportClass::kNetSocket;
       if (!inter) continue;
@@ -39,7 +39,7 @@ class SocketFallbackRule : public BasicRule {
       if (l.cls != TransportClass::kNetSocket) continue;
       ++c.first;
       socket_links.push_back(&l);
-      if (l.same_physical_host.value_or(false)) ++same_host;
+      if (l.same_physical_host.value_or(false)) same_host += CommWeight(job, l.comm);
     }
     if (socket_links.empty()) {
       // Socket links within a node are intra-node-net's; the prediction is for logs without
