@@ -9,7 +9,8 @@
 // are kept, and its slots in Job::comms, Job::links and its processes' memberships are reused by
 // the communicators that follow. Finish removes the slots left free and restores creation order.
 #include <algorithm>
-#include <cstdio>
+#include <climits>
+#include <cstdint>
 #include <numeric>
 
 #include "builder_state.h"
@@ -17,18 +18,15 @@
 namespace ncclscope {
 namespace {
 
-void Put(std::string* s, int64_t v) {
-  char buf[24];
-  const int n = std::snprintf(buf, sizeof(buf), "%lld,", static_cast<long long>(v));
-  s->append(buf, static_cast<size_t>(n));
-}
+// Shapes are compared, never shown: values go in as raw bytes.
+void Put(std::string* s, int64_t v) { s->append(reinterpret_cast<const char*>(&v), sizeof(v)); }
 void Put(std::string* s, std::string_view v) {
   Put(s, static_cast<int64_t>(v.size()));  // length first: no separator can be ambiguous
   s->append(v);
 }
 void Put(std::string* s, const std::optional<ChannelCounts>& c) {
   if (!c) {
-    s->append("-,");
+    Put(s, INT64_MIN);
     return;
   }
   for (int v : {c->coll, c->collnet, c->nvls, c->p2p, c->p2p_per_peer}) Put(s, v);
@@ -68,11 +66,12 @@ std::string FoldShape(const Job& job, const Communicator& c, const std::vector<i
   Put(&s, c.channel_counts);
   Put(&s, c.graph_intra_type);
   Put(&s, c.graph_inter_type);
+  Put(&s, static_cast<int64_t>(c.rings.size()));
   c.rings.ForEach([&](int channel, const std::string& order) {
     Put(&s, channel);
     Put(&s, order);
   });
-  s.append("|r");
+  Put(&s, static_cast<int64_t>(c.ranks.size()));
   for (const auto& [r, cr] : c.ranks) {
     for (int v : {r, cr.rank, cr.process, cr.cuda_dev, cr.nvml_dev, cr.nnodes, cr.local_ranks,
                   cr.local_rank, cr.started ? 1 : 0, cr.completed ? 1 : 0,
@@ -81,7 +80,7 @@ std::string FoldShape(const Job& job, const Communicator& c, const std::vector<i
     Put(&s, cr.bus_id);
     Put(&s, cr.channel_counts);
   }
-  s.append("|l");
+  Put(&s, static_cast<int64_t>(links.size()));
   for (int idx : links) {
     const Link& l = job.links[idx];
     for (int v : {l.src, l.dst, l.reporter, static_cast<int>(l.attribution),
