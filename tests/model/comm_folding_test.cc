@@ -124,7 +124,9 @@ TEST(CommFoldingTest, ReusedSlotsAttributeLaterConnectionsLikeTheFullModel) {
     ASSERT_GE(l.comm, 0);
     // A communicator's links are all read or all not: shapes were not mixed.
     for (const Link& other : folded.links) {
-      if (other.comm == l.comm && other.cls == l.cls) EXPECT_EQ(other.read, l.read);
+      if (other.comm == l.comm && other.cls == l.cls) {
+        EXPECT_EQ(other.read, l.read);
+      }
     }
   }
 }
