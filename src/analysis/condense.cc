@@ -60,43 +60,33 @@ struct HeldLine {
     origin_pid = e.ctx.meta ? e.ctx.meta->origin_pid : 0;
     multi_node = e.ctx.meta ? e.ctx.meta->multi_node : MultiNodePrefix::kNone;
   }
-  CondensedLine Take() const {
+  CondensedLine Take(TextArena* arena) const {
     CondensedLine l;
     l.source = source;
     l.line = line;
-    l.text.assign(text.view());
+    l.text = arena->Add(text.view());
     l.launcher_rank = launcher_rank;
-    l.timestamp.assign(timestamp.view());
-    l.origin_host.assign(origin_host.view());
+    l.timestamp = arena->Add(timestamp.view());
+    l.origin_host = arena->Add(origin_host.view());
     l.origin_pid = origin_pid;
     l.multi_node = multi_node;
     return l;
   }
 };
 
-/// Copies what replay needs of an event's line into *l, reusing its strings' buffers.
-void AssignLine(const Event& e, CondensedLine* l) {
-  l->source = e.ctx.source;
-  l->line = e.ctx.line;
-  l->text.assign(e.ctx.text);
-  if (e.ctx.meta) {
-    l->launcher_rank = e.ctx.meta->launcher_rank;
-    l->timestamp.assign(e.ctx.meta->timestamp);
-    l->origin_host.assign(e.ctx.meta->origin_host);
-    l->origin_pid = e.ctx.meta->origin_pid;
-    l->multi_node = e.ctx.meta->multi_node;
-  } else {
-    l->launcher_rank = -1;
-    l->timestamp.clear();
-    l->origin_host.clear();
-    l->origin_pid = 0;
-    l->multi_node = MultiNodePrefix::kNone;
-  }
-}
-
-CondensedLine MakeLine(const Event& e) {
+/// What replay needs of an event's line, its texts copied into `arena`.
+CondensedLine MakeLine(const Event& e, TextArena* arena) {
   CondensedLine l;
-  AssignLine(e, &l);
+  l.source = e.ctx.source;
+  l.line = e.ctx.line;
+  l.text = arena->Add(e.ctx.text);
+  if (e.ctx.meta) {
+    l.launcher_rank = e.ctx.meta->launcher_rank;
+    l.timestamp = arena->Add(e.ctx.meta->timestamp);
+    l.origin_host = arena->Add(e.ctx.meta->origin_host);
+    l.origin_pid = e.ctx.meta->origin_pid;
+    l.multi_node = e.ctx.meta->multi_node;
+  }
   return l;
 }
 
@@ -198,7 +188,7 @@ class Condenser {
       marker.text = "Last error:";
       out_->lines.push_back(std::move(marker));
     }
-    out_->lines.push_back(MakeLine(e));
+    out_->lines.push_back(MakeLine(e, &out_->arena));
   }
 
   /// Flushes the runs, promotes the pending last lines and fills the folded counters.
@@ -208,7 +198,7 @@ class Condenser {
       for (auto& p : proc.pending) {
         if (!p.valid) continue;
         --folded_[p.source][p.type];
-        out_->lines.push_back(p.line.Take());
+        out_->lines.push_back(p.line.Take(&out_->arena));
       }
     }
     // Runs and last lines were added late: back to input order (sorting the line numbers, then
@@ -301,7 +291,8 @@ class Condenser {
   }
 
   void FlushRun(ProcTrack* proc) {
-    for (size_t i = 0; i < proc->run_size; ++i) out_->lines.push_back(proc->run[i].line.Take());
+    for (size_t i = 0; i < proc->run_size; ++i)
+      out_->lines.push_back(proc->run[i].line.Take(&out_->arena));
     proc->run_size = 0;
   }
 
@@ -478,12 +469,7 @@ void ReplayCondensed(const CondensedInput& input, Job* job, JobBuilder* builder,
 }
 
 size_t CondensedBytes(const CondensedInput& input) {
-  size_t n = sizeof(input) + input.lines.capacity() * sizeof(CondensedLine);
-  for (const auto& l : input.lines) {
-    if (l.text.capacity() > 15) n += l.text.capacity() + 1;
-    if (l.timestamp.capacity() > 15) n += l.timestamp.capacity() + 1;
-    if (l.origin_host.capacity() > 15) n += l.origin_host.capacity() + 1;
-  }
+  size_t n = sizeof(input) + input.lines.capacity() * sizeof(CondensedLine) + input.arena.bytes();
   for (const auto& s : input.sources) n += sizeof(s) + s.info.name.size() + s.folded.size() * 64;
   return n;
 }

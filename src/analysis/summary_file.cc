@@ -55,8 +55,8 @@ bool Base64Decode(std::string_view in, std::string* out) {
 }
 
 /// Text as a JSON string, or {"base64": ...} when it is not valid UTF-8 (kept byte for byte).
-json TextValue(const std::string& s) {
-  if (IsValidUtf8(s)) return s;
+json TextValue(std::string_view s) {
+  if (IsValidUtf8(s)) return std::string(s);
   return json{{"base64", Base64Encode(s)}};
 }
 
@@ -238,10 +238,19 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
     CondensedLine cl;
     cl.source = source;
     cl.line = l[1].get<uint64_t>();
-    if (!ReadText(l[2], &cl.text)) return bad("a line's text is not a string");
+    TextArena& arena = set->inputs[input].arena;
+    std::string text;
+    if (!ReadText(l[2], &text)) return bad("a line's text is not a string");
+    cl.text = arena.Add(text);
     if (l.size() > 3 && l[3].is_number_integer()) cl.launcher_rank = l[3].get<int>();
-    if (l.size() > 4 && !ReadText(l[4], &cl.timestamp)) return bad("bad timestamp");
-    if (l.size() > 5 && !ReadText(l[5], &cl.origin_host)) return bad("bad origin host");
+    if (l.size() > 4) {
+      if (!ReadText(l[4], &text)) return bad("bad timestamp");
+      cl.timestamp = arena.Add(text);
+    }
+    if (l.size() > 5) {
+      if (!ReadText(l[5], &text)) return bad("bad origin host");
+      cl.origin_host = arena.Add(text);
+    }
     if (l.size() > 6) {
       if (!l[6].is_number_unsigned() || l[6].get<uint64_t>() > UINT32_MAX)
         return bad("bad origin pid");

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ncclscope/analysis/input_pieces.h"
+#include "ncclscope/base/text_arena.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
@@ -30,14 +31,15 @@
 
 namespace ncclscope {
 
-/// One kept line: where it was and what the parser and the model read from it.
+/// One kept line: where it was and what the parser and the model read from it. Its texts are
+/// views into the arena of the CondensedInput that holds it (or static text).
 struct CondensedLine {
   uint32_t source = 0;     ///< Index into CondensedInput::sources (0 = the input itself).
   uint64_t line = 0;       ///< 1-based physical line number within the input.
-  std::string text;        ///< The line after prefix stripping.
+  std::string_view text;   ///< The line after prefix stripping.
   int launcher_rank = -1;  ///< LineMeta::launcher_rank.
-  std::string timestamp;   ///< LineMeta::timestamp (kubectl --timestamps, CloudWatch).
-  std::string origin_host;  ///< LineMeta::origin_host (pdsh, Ray, syslog): headless lines.
+  std::string_view timestamp;  ///< LineMeta::timestamp (kubectl --timestamps, CloudWatch).
+  std::string_view origin_host;  ///< LineMeta::origin_host (pdsh, Ray, syslog): headless lines.
   uint32_t origin_pid = 0;  ///< LineMeta::origin_pid.
   MultiNodePrefix multi_node = MultiNodePrefix::kNone;  ///< LineMeta::multi_node.
 };
@@ -58,6 +60,7 @@ struct CondensedInput {
   uint64_t bytes = 0;  ///< Bytes read (decompressed).
   std::vector<CondensedSource> sources;
   std::vector<CondensedLine> lines;    ///< In input order.
+  TextArena arena;                     ///< The texts of `lines` (move-only: views into it).
   std::vector<InputProblem> problems;  ///< Open failure or damaged stream.
 };
 
