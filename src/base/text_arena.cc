@@ -1,5 +1,6 @@
 #include "ncclscope/base/text_arena.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ncclscope {
@@ -14,10 +15,13 @@ std::string_view TextArena::Add(std::string_view s) {
     return {blocks_.back().get(), s.size()};
   }
   if (s.size() > left_) {
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlock));
-    allocated_ += kBlock;
+    // Blocks double from 4 KiB to 64 KiB: thousands of small inputs (one file per rank) each
+    // hold an arena, and most of them keep a few lines.
+    const size_t block = std::max(s.size(), std::clamp(allocated_, kFirstBlock, kBlock));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block));
+    allocated_ += block;
     next_ = blocks_.back().get();
-    left_ = kBlock;
+    left_ = block;
   }
   char* at = next_;
   std::memcpy(at, s.data(), s.size());

@@ -53,7 +53,7 @@ struct ProcState {
   uint32_t last_source = 0;
   uint64_t last_line = 0;
   LineText last_text;
-  ChunkedVector<ProcComm> comms;  ///< Chunked: a process may create thousands.
+  Memberships comms;  ///< Chunked: a process may create thousands.
   int current = -1;  ///< Index into comms of the most recently active membership.
   int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).
   PtrIndex by_ptr;   ///< comms by their current pointer (cleared ones under "").

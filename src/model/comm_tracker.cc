@@ -322,7 +322,7 @@ Choice Attribute(const Job& job, JobBuilder::State* st, int proc, const Connecti
   const MembershipIndex& index = st->memberships;
   const int list = index.OpenRankList(proc, my_rank);
   if (list < 0) return {};
-  ChunkedVector<ProcComm>& comms = st->procs[proc].comms;
+  Memberships& comms = st->procs[proc].comms;
   const int max_rank = std::max(e.src_rank, e.dst_rank);
   const PrintedDevice src_dev(e.src_dev), dst_dev(e.dst_dev);
   auto fits = [&](const ProcComm& m) {

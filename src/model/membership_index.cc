@@ -18,7 +18,7 @@ int MembershipIndex::FindOrAdd(int proc, int kind, int rank, int nranks) {
 }
 
 // Lists are doubly linked through ProcComm::prev/next; the head's prev is the tail.
-void MembershipIndex::PushBack(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
+void MembershipIndex::PushBack(Memberships& comms, RecencyList& l, int idx, int kind) {
   ProcComm& m = comms[idx];
   m.next[kind] = -1;
   if (l.head < 0) {
@@ -34,7 +34,7 @@ void MembershipIndex::PushBack(ChunkedVector<ProcComm>& comms, RecencyList& l, i
   ++l.size;
 }
 
-void MembershipIndex::Unlink(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind) {
+void MembershipIndex::Unlink(Memberships& comms, RecencyList& l, int idx, int kind) {
   ProcComm& m = comms[idx];
   const int p = m.prev[kind], n = m.next[kind];
   if (l.head == idx) {
@@ -53,7 +53,7 @@ void MembershipIndex::Unlink(ChunkedVector<ProcComm>& comms, RecencyList& l, int
   --l.size;
 }
 
-void MembershipIndex::PushFront(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx,
+void MembershipIndex::PushFront(Memberships& comms, RecencyList& l, int idx,
                                 int kind) {
   ProcComm& m = comms[idx];
   if (l.head < 0) {
@@ -69,7 +69,7 @@ void MembershipIndex::PushFront(ChunkedVector<ProcComm>& comms, RecencyList& l, 
 }
 
 void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int proc, int idx) {
-  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
+  Memberships& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   const std::array<int, kRecencyKinds> ids = {
       FindOrAdd(proc, kByRank, m.rank, 0), FindOrAdd(proc, kByRankSize, m.rank, m.nranks),
@@ -101,7 +101,7 @@ void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int pro
   }
 }
 
-void MembershipIndex::StartCounting(const Job& job, const ChunkedVector<ProcComm>& comms,
+void MembershipIndex::StartCounting(const Job& job, const Memberships& comms,
                                     int list) {
   lists_[list].counted = true;
   ++counted_lists_;
@@ -114,7 +114,7 @@ void MembershipIndex::StartCounting(const Job& job, const ChunkedVector<ProcComm
 }
 
 void MembershipIndex::Close(const Job& job, std::vector<ProcState>* procs, int proc, int idx) {
-  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
+  Memberships& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   const int open = m.list[kOpenByRank];
   if (open < 0) return;
@@ -139,7 +139,7 @@ void MembershipIndex::Close(const Job& job, std::vector<ProcState>* procs, int p
 }
 
 void MembershipIndex::Forget(std::vector<ProcState>* procs, int proc, int idx) {
-  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
+  Memberships& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   for (int k = 0; k < kRecencyKinds; ++k) {
     if (m.list[k] < 0) continue;
@@ -149,7 +149,7 @@ void MembershipIndex::Forget(std::vector<ProcState>* procs, int proc, int idx) {
 }
 
 void MembershipIndex::Touch(std::vector<ProcState>* procs, int proc, int idx) {
-  ChunkedVector<ProcComm>& comms = (*procs)[proc].comms;
+  Memberships& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   for (int k = 0; k < kRecencyKinds; ++k) {
     if (m.list[k] < 0) continue;

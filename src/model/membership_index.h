@@ -58,6 +58,10 @@ struct ProcComm {
   std::array<int, kRecencyKinds> next{-1, -1, -1, -1};
 };
 
+/// A process's memberships. Small chunks: most processes have a few, and a job of one file per
+/// rank has thousands of processes.
+using Memberships = ChunkedVector<ProcComm, 512>;
+
 /// Memberships of one process by comm pointer: pointer → indexes into ProcState::comms (a
 /// pointer is reused after a communicator is destroyed; NCCL's lines name the oldest first).
 struct StringHash {
@@ -189,14 +193,14 @@ class MembershipIndex {
 
   int Find(int proc, int kind, int rank, int nranks) const;
   int FindOrAdd(int proc, int kind, int rank, int nranks);
-  static void Unlink(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
-  static void PushFront(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
-  static void PushBack(ChunkedVector<ProcComm>& comms, RecencyList& l, int idx, int kind);
+  static void Unlink(Memberships& comms, RecencyList& l, int idx, int kind);
+  static void PushFront(Memberships& comms, RecencyList& l, int idx, int kind);
+  static void PushBack(Memberships& comms, RecencyList& l, int idx, int kind);
   /// Adds `count` (may be -1) memberships of communicator `comm` in `list` to the holders of
   /// every (channel, connection index) pair that link `l` has.
   void HoldAll(const Link& l, int raw, int list, int comm, int count);
   /// Starts counting a list's held connections: once, when it reaches count_from members.
-  void StartCounting(const Job& job, const ChunkedVector<ProcComm>& comms, int list);
+  void StartCounting(const Job& job, const Memberships& comms, int list);
   /// Adds the holders of (comm, src) and (comm, dst) to the connection's counts.
   void Hold(const Link& l, int raw, int channel, int conn_index);
 

@@ -112,5 +112,14 @@ TEST(ChunkedVector, ChunksStayNearSixtyFourKibibytes) {
   EXPECT_EQ(ChunkedVector<Huge>::chunk_size(), 16u);  // at least 16 per chunk
 }
 
+TEST(ChunkedVectorTest, SmallChunksHoldFewElementsEachAndIndexTheSame) {
+  ChunkedVector<int, 256> v;  // 64 ints a chunk
+  static_assert(ChunkedVector<int, 256>::chunk_size() == 64);
+  for (int i = 0; i < 1000; ++i) v.push_back(i * 3);
+  ASSERT_EQ(v.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(v[static_cast<size_t>(i)], i * 3);
+  EXPECT_EQ(v.back(), 999 * 3);
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -23,18 +23,22 @@
 namespace ncclscope {
 
 namespace chunked_internal {
-/// log2 of the elements per chunk: the largest power of two whose chunk fits 64 KiB, at least 16.
-template <typename T>
+/// log2 of the elements per chunk: the largest power of two whose chunk fits kChunkBytes, at
+/// least 16 in chunks of 64 KiB and more, at least 4 in smaller ones.
+template <typename T, size_t kChunkBytes>
 constexpr int ChunkShift() {
-  int shift = 4;
-  while ((sizeof(T) << (shift + 1)) <= 64 * 1024) ++shift;
+  int shift = kChunkBytes >= 64 * 1024 ? 4 : 2;
+  while ((sizeof(T) << (shift + 1)) <= kChunkBytes) ++shift;
   return shift;
 }
 }  // namespace chunked_internal
 
-template <typename T>
+/// kChunkBytes: the chunk size to aim for. 64 KiB for the job's big arrays; small chunks where
+/// there are thousands of vectors that mostly stay short (a process's memberships: a job of one
+/// process per file has thousands of processes, and a first chunk is all most of them need).
+template <typename T, size_t kChunkBytes = 64 * 1024>
 class ChunkedVector {
-  static constexpr int kShift = chunked_internal::ChunkShift<T>();
+  static constexpr int kShift = chunked_internal::ChunkShift<T, kChunkBytes>();
   static constexpr size_t kChunk = size_t{1} << kShift;
   static constexpr size_t kMask = kChunk - 1;
 

@@ -25,6 +25,7 @@ class TextArena {
   size_t bytes() const { return allocated_; }
 
  private:
+  static constexpr size_t kFirstBlock = 4 * 1024;
   static constexpr size_t kBlock = 64 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* next_ = nullptr;  ///< Free space of the current block.
