@@ -310,6 +310,7 @@ struct Folder {
   void operator()(const SocketDevices& e) {
     Process* p = P();
     if (!p) return;
+    if (p->socket_devices_evidence.text.empty()) p->socket_devices_evidence = MakeEvidence(ctx);
     // NCCL repeats the list per communicator; before 2.5 it printed one line per interface.
     for (const auto& d : e.devices) {
       std::string dev = std::string(d.name) + ":" + std::string(d.address);

@@ -1,7 +1,9 @@
 // socket-fallback: links between nodes run over NET/Socket (TCP).
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
+#include <tuple>
 
 #include "net_expectation.h"
 #include "rule_factories.h"
@@ -111,9 +113,40 @@ class SocketFallbackRule : public BasicRule {
   /// Before any `via` line: "Using network Socket" / "NET/Socket : Using ..." tell which
   /// transport NCCL chose for inter-node traffic; with a failed plugin, an absent HCA or a
   /// setting that asks for RDMA, that choice is the fallback.
+  static bool IbDisabled(const Process& p) {
+    const Setting* s = FindEnv(p, "NCCL_IB_DISABLE");
+    return s != nullptr && IsTruthy(s->value);
+  }
+
+  /// NCCL before 2.4.8 printed no "Bootstrap : Using" line: its bootstrap listed its interfaces
+  /// as "NET/Socket : Using", before the NET plugin probe that precedes the choice of transport.
+  /// Told by the version, or by such a line ahead of its process's plugin probe.
+  static bool BootstrapListsSocketInterfaces(const Job& job) {
+    bool all_old = !job.nccl_versions.empty();
+    for (const std::string& v : job.nccl_versions) {
+      int major = 0, minor = 0, patch = 0;
+      const bool parsed = std::sscanf(v.c_str(), "%d.%d.%d", &major, &minor, &patch) == 3;
+      all_old = all_old && parsed &&
+                std::make_tuple(major, minor, patch) < std::make_tuple(2, 4, 8);
+    }
+    if (all_old) return true;
+    for (const Process& p : job.processes) {
+      const Evidence& s = p.socket_devices_evidence;
+      if (s.text.empty()) continue;
+      for (const PluginNote& n : p.plugins) {
+        const bool probe = n.action == PluginAction::kNotFound ||
+                           n.action == PluginAction::kLoadError || n.action == PluginAction::kLoaded;
+        if (probe && n.kind == "NET" && n.evidence.source == s.source && s.line < n.evidence.line)
+          return true;
+      }
+    }
+    return false;
+  }
+
   void PredictedFallback(const Job& job, std::vector<Finding>* out) const {
     Finding f = NewFinding(*this);
     size_t socket_procs = 0;
+    const bool bootstrap_lists = BootstrapListsSocketInterfaces(job);
     bool any_network = false;  // some process states its network ("Using network X")
     for (const Process& p : job.processes) any_network = any_network || !p.network.empty();
     for (size_t i = 0; i < job.processes.size(); ++i) {
@@ -122,13 +155,17 @@ class SocketFallbackRule : public BasicRule {
       // it uses the socket transport (no IB device, no plugin provider).
       bool provider = false;
       for (const OfiNote& n : p.ofi) provider = provider || n.kind == OfiKind::kProviderSelected;
-      const bool socket_net =
-          IsSocketNetName(p.network) ||
-          (!any_network && !p.socket_devices.empty() && p.ib_devices.empty() && !provider);
+      // Before 2.4.8 the bootstrap's own interface list is a "NET/Socket : Using" line too: then
+      // only an IB probe that found nothing (or IB switched off) makes it the transport's.
+      const bool socket_listed =
+          !p.socket_devices.empty() && (!bootstrap_lists || p.ib_no_device || IbDisabled(p));
+      const bool socket_net = IsSocketNetName(p.network) ||
+                              (!any_network && socket_listed && p.ib_devices.empty() && !provider);
       if (!socket_net) continue;
       ++socket_procs;
       AddProcess(job, static_cast<int>(i), &f);
-      AddEvidence(&f, p.network_evidence);
+      AddEvidence(&f, p.network_evidence.text.empty() ? p.socket_devices_evidence
+                                                      : p.network_evidence);
     }
     if (socket_procs == 0) return;
     const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);

@@ -96,6 +96,7 @@ struct Process {
   Evidence ib_no_device_evidence;
   std::vector<std::string> ib_devices;      ///< "mlx5_0:1/IB"
   std::vector<std::string> socket_devices;  ///< "eth0:192.0.2.2<0>"
+  Evidence socket_devices_evidence;         ///< The first "NET/Socket : Using" line.
   int gdr_enabled_nics = 0;                 ///< "GPU Direct RDMA Enabled for HCA" count
   int gdr_disabled_nics = 0;
   Evidence gdr_evidence;  ///< First GDR line.
