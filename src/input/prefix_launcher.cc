@@ -103,7 +103,13 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
     if (first < 0 || k >= s.size()) return 0;
     if (s[k] == ']') {  // horovod `[3]<stdout>:`
       const size_t tag = StreamTagLength(s, k + 1);
-      if (tag == 0) return 0;
+      if (tag == 0) {
+        // A line number or tag in brackets before another bracketed prefix (`[1784] [rank0]:[E602
+        // ...`, `[12] [pod/...] `): dropped; what it counts is not known, so no rank is taken.
+        // `[1] NCCL INFO` (a headless message's device) is not followed by a bracket.
+        if (k + 2 < s.size() && s[k + 1] == ' ' && s[k + 2] == '[') return k + 2;
+        return 0;
+      }
       SetRank(meta, first);
       return k + 1 + tag;
     }

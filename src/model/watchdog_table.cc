@@ -51,11 +51,16 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
     std::vector<std::string> why;
     if (!r.reported) {
       why.push_back("reported nothing (no watchdog or progress line)");
-    } else if (!r.timed_out) {
+    } else if (!r.timed_out && r.timeout_seq < 0) {
+      // A progress line that names the failed SeqNum ("failure detected by watchdog at work
+      // sequence id: N") is the rank's own watchdog catching the failure: not a silent rank.
       why.push_back("reported no timeout");
     }
     std::vector<int> ahead;
-    if (r.last_enqueued >= 0 && r.last_enqueued < max_enq) {
+    // Behind the others in what it enqueued, and short of the collective that timed out: it
+    // never called it. Ranks that enqueued past it were not stopped, whatever they did next.
+    const int64_t needed = g->timeout_seq >= 0 ? std::min(g->timeout_seq, max_enq) : max_enq;
+    if (r.last_enqueued >= 0 && r.last_enqueued < needed) {
       for (const WatchdogRow& o : g->rows) {
         if (o.last_enqueued == max_enq) ahead.push_back(o.rank);
       }

@@ -51,7 +51,8 @@ void WriteWatchdog(const Job& job, const std::vector<WatchdogGroup>& groups, std
                           : !r.reported ? "reported nothing"
                           : r.timed_out ? "timed out"
                                         : "ok";
-      out << fmt::format("    {:>5}  {:<16} {:>8}  {:>8} {:>9}  {:<24} {}\n", r.rank, host, pid,
+      const std::string rank = r.rank >= 0 ? std::to_string(r.rank) : "?";
+      out << fmt::format("    {:>5}  {:<16} {:>8}  {:>8} {:>9}  {:<24} {}\n", rank, host, pid,
                          Num(r.last_enqueued), Num(r.last_completed), timeout, state);
     }
     out << fmt::format("    ranks that reported nothing: {}\n",

@@ -52,7 +52,9 @@ class WatchdogTimeoutRule : public BasicRule {
         if (!r.suspect) continue;
         AddSuspectRank(&f, r.rank);
         AddRank(&f, r.rank);
-        std::string part = "rank " + std::to_string(r.rank);
+        // A progress line behind a prefix that hides the rank: say so, never "rank -1".
+        std::string part = r.rank >= 0 ? "rank " + std::to_string(r.rank)
+                                       : std::string("a rank whose number its line does not show");
         if (r.process >= 0) {
           const Process& p = job.processes[r.process];
           AddSuspectHost(&f, HostName(job, r.process));

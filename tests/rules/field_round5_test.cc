@@ -1,0 +1,114 @@
+// The families the fifth held-out round of public logs exposed (docs/triage.md): lines verbatim
+// from the threads named, each with the case where the rule must stay quiet.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ncclscope/analysis/analyze.h"
+#include "rules/finding_lookup.h"
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::FindingOf;
+using testing::Has;
+
+// Mellanox/nv_peer_memory#56 (NCCL 2.4.7): the bootstrap lists ib0 as "NET/Socket : Using",
+// then the plugin probe, then NET/IB. InfiniBand carries the traffic.
+constexpr std::string_view kBootstrapSocketLines =
+    "master_node:20:289 [0] NCCL INFO NET/Socket : Using [0]ib0:192.168.11.1<0>\n"
+    "master_node:20:289 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so).\n"
+    "master_node:20:289 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 0.\n"
+    "master_node:20:289 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:192.168.11.1<0>\n"
+    "NCCL version 2.4.7+cuda10.0\n"
+    "master_node:22:295 [2] NCCL INFO NET/Socket : Using [0]ib0:192.168.11.1<0>\n"
+    "master_node:22:295 [2] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so).\n"
+    "secondary_node:44:311 [3] NCCL INFO NET/Socket : Using [0]ib0:192.168.11.2<0>\n"
+    "secondary_node:41:312 [0] NCCL INFO NET/Socket : Using [0]ib0:192.168.11.2<0>\n";
+
+TEST(FieldRound5, OldBootstrapSocketListIsNotTheSocketTransport) {
+  AnalysisResult r = AnalyzeText(kBootstrapSocketLines);
+  EXPECT_EQ(FindingOf(r, "socket-fallback"), nullptr);
+}
+
+TEST(FieldRound5, OldSocketListAfterAnIbProbeThatFoundNothingIsStillAFallback) {
+  // The same NCCL, but IB found no device: the socket list is the transport's.
+  const std::string text =
+      "NCCL version 2.4.7+cuda10.0\n"
+      "hostA:20:289 [0] NCCL INFO NET/Socket : Using [0]eth0:192.168.11.1<0>\n"
+      "hostA:20:289 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so).\n"
+      "hostA:20:289 [0] NCCL INFO NET/IB : No device found.\n"
+      "hostB:44:311 [0] NCCL INFO NET/Socket : Using [0]eth0:192.168.11.2<0>\n"
+      "hostB:44:311 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so).\n"
+      "hostB:44:311 [0] NCCL INFO NET/IB : No device found.\n";
+  AnalysisResult r = AnalyzeText(text);
+  const Finding* f = FindingOf(r, "socket-fallback");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->severity, Severity::kInfo);
+  EXPECT_FALSE(f->evidence.empty());
+}
+
+TEST(FieldRound5, SocketListOfNewerNcclIsTheTransportWithoutAnIbProbe) {
+  // From 2.4.8 on the bootstrap prints "Bootstrap : Using": a NET/Socket list is the transport.
+  const std::string text =
+      "nodeA:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+      "nodeA:1:1 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal "
+      "implementation\n"
+      "nodeA:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+      "nodeB:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+      "nodeB:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n";
+  AnalysisResult r = AnalyzeText(text);
+  EXPECT_NE(FindingOf(r, "socket-fallback"), nullptr);
+}
+
+// hiyouga/LlamaFactory#8261: numbered lines (`[1784] `) before PyTorch's `[rank0]:` prefix; rank
+// 0's progress line names the failed SeqNum (its watchdog caught it too), and both ranks enqueued
+// past it.
+constexpr std::string_view kNumberedWatchdog =
+    "[1784] [rank0]:[E602 11:17:52.399340163 ProcessGroupNCCL.cpp:2268] [PG ID 1 PG GUID 1 Rank 0]"
+    "  failure detected by watchdog at work sequence id: 2847 PG status: last enqueued work: 2855, "
+    "last completed work: 2846\n"
+    "[1787] [rank2]:[E602 11:17:52.400612945 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught "
+    "collective operation timeout: WorkNCCL(SeqNum=2847, OpType=ALLREDUCE, NumelIn=197140480, "
+    "NumelOut=197140480, Timeout(ms)=600000) ran for 600080 milliseconds before timing out.\n"
+    "[1788] [rank2]:[E602 11:17:52.400889883 ProcessGroupNCCL.cpp:2268] [PG ID 1 PG GUID 1 Rank 2]"
+    "  failure detected by watchdog at work sequence id: 2847 PG status: last enqueued work: 2856, "
+    "last completed work: 2846\n";
+
+TEST(FieldRound5, NumberedLinesKeepPytorchsRankPrefix) {
+  AnalysisResult r = AnalyzeText(kNumberedWatchdog);
+  bool rank0 = false;
+  for (const TorchRankState& s : r.job.torch_ranks) rank0 = rank0 || (s.rank == 0 && s.pg_id == 1);
+  EXPECT_TRUE(rank0);
+}
+
+TEST(FieldRound5, ARankWhoseWatchdogNamedTheFailedWorkAndEnqueuedPastItIsNoSuspect) {
+  AnalysisResult r = AnalyzeText(kNumberedWatchdog);
+  const Finding* f = FindingOf(r, "watchdog-timeout");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->suspect_ranks.empty()) << f->message;
+  EXPECT_FALSE(Has(f->message, "reported no timeout")) << f->message;
+}
+
+TEST(FieldRound5, ARankThatNeverEnqueuedTheFailedWorkStaysASuspect) {
+  // corpus h200x4/hang.log's shape: rank 1 is behind the SeqNum the others timed out on.
+  const std::string text =
+      "[rank0]:[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=6, OpType=ALLREDUCE, NumelIn=16777216, "
+      "NumelOut=16777216, Timeout(ms)=25000) ran for 25021 milliseconds before timing out.\n"
+      "[rank0]:[E1121 13:39:41.737806899 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) "
+      "Rank 0]  failure detected by watchdog at work sequence id: 6 PG status: last enqueued work: "
+      "6, last completed work: 1\n"
+      "[rank1]:[E1121 13:39:45.282551439 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID "
+      "0(default_pg) Rank 1] Received a dump signal due to a collective timeout from  rank 0 and we "
+      "will try our best to dump the debug info. Last enqueued NCCL work: 1, last completed NCCL "
+      "work: 1.\n";
+  AnalysisResult r = AnalyzeText(text);
+  const Finding* f = FindingOf(r, "watchdog-timeout");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->suspect_ranks, std::vector<int>{1}) << f->message;
+}
+
+}  // namespace
+}  // namespace ncclscope
