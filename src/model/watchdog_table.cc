@@ -112,6 +112,8 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     groups[s.pg_id][s.rank] = RowOf(job, s);
     if (!s.pg_desc.empty()) desc[s.pg_id] = s.pg_desc;
   }
+  // The process group, when the progress lines show exactly one.
+  const int only_pg = groups.size() == 1 ? groups.begin()->first : -1;
   for (const TorchRankState* t : timeouts) {
     WatchdogRow* target = nullptr;
     WatchdogRow* only = nullptr;
@@ -126,6 +128,9 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     if (target == nullptr && candidates == 1) target = only;
     if (target != nullptr) {
       CopyTimeout(*t, target);
+    } else if (candidates == 0 && only_pg >= 0) {
+      // One process group shows in the progress lines: a timeout of another rank is in it too.
+      groups[only_pg][t->rank] = RowOf(job, *t);
     } else {
       groups[-1][t->rank] = RowOf(job, *t);
     }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "ncclscope/model/watchdog_table.h"
 #include "rules/finding_lookup.h"
 #include "test_util.h"
 
@@ -108,6 +109,23 @@ TEST(FieldRound5, ARankThatNeverEnqueuedTheFailedWorkStaysASuspect) {
   const Finding* f = FindingOf(r, "watchdog-timeout");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->suspect_ranks, std::vector<int>{1}) << f->message;
+}
+
+// hiyouga/LlamaFactory#7396: timeout lines carry no process group; the progress lines show one
+// (PG 1). Rank 4 printed only its timeout: it is in that group with the others.
+constexpr std::string_view kTimeoutsAndOneGroup =
+    "[80746] [rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 milliseconds before timing out.\n"
+    "[80747] [rank4]:[E321 02:07:08.414640780 ProcessGroupNCCL.cpp:607] [Rank 4] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600067 milliseconds before timing out.\n"
+    "[80748] [rank0]:[E321 02:07:08.465150152 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 0] Exception (either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579.\n"
+    "[80749] [rank3]:[E321 02:07:08.465224069 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 3] Exception (either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579.\n";
+
+TEST(FieldRound5, TimeoutsWithoutAGroupJoinTheOnlyGroupTheProgressLinesShow) {
+  AnalysisResult r = AnalyzeText(kTimeoutsAndOneGroup);
+  const std::vector<WatchdogGroup> groups = BuildWatchdogGroups(r.job);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].pg_id, 1);
+  EXPECT_EQ(groups[0].timed_out, (std::vector<int>{0, 4}));
+  EXPECT_TRUE(groups[0].suspects.empty());
 }
 
 }  // namespace
