@@ -83,6 +83,25 @@ constexpr KnownMessage kGpuEntries[] = {
      "the driver); on EKS use the accelerated AMI or the GPU operator, which run it.",
      "all versions",
      {"Cuda failure 'system not yet initialized'"}},
+    {"cuda-library-missing", "cuda", "cuda-error", Severity::kWarning, FailureSide::kNone,
+     {"Failed to find CUDA library"},
+     {},
+     "NCCL could not load the CUDA driver library (libcuda.so)",
+     "NCCL opens libcuda.so itself (dlopen, NCCL_CUDA_PATH) to reach the driver API. Newer "
+     "NCCL can still get the driver's entry points through the CUDA runtime, so the job may go "
+     "on; when a CUDA error (ncclUnhandledCudaError) follows, this is its likely cause.",
+     {"WSL2: the driver library is in /usr/lib/wsl/lib, which is not on the loader's path",
+      "a container started without the NVIDIA container runtime (the host's driver libraries "
+      "are not mounted), or only the CUDA toolkit's stub libcuda.so is found",
+      "NCCL_CUDA_PATH points at a directory without libcuda.so"},
+     "Make the driver's libcuda.so loadable: on WSL2 add /usr/lib/wsl/lib to LD_LIBRARY_PATH "
+     "(or run ldconfig there); in containers use the NVIDIA container runtime (`--gpus all`, "
+     "the GPU operator / device plugin on Kubernetes); unset NCCL_CUDA_PATH or point it at the "
+     "driver's directory. `ldconfig -p | grep libcuda.so` must list the driver's library.",
+     "misc/cudawrap.cc: \"Failed to find CUDA library in %s (NCCL_CUDA_PATH=%s)\" (older), "
+     "\"Failed to find CUDA library %s (NCCL_CUDA_PATH='%s') : %s\" (with dlerror)",
+     {"misc/cudawrap.cc:179 NCCL WARN Failed to find CUDA library libcuda.so (NCCL_CUDA_PATH='') "
+      ": libcuda.so: cannot open shared object file: No such file or directory"}},
     {"cuda-failure", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
      {"Cuda failure", "unhandled cuda error", "ncclUnhandledCudaError"},
      {},

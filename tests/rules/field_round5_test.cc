@@ -128,5 +128,18 @@ TEST(FieldRound5, TimeoutsWithoutAGroupJoinTheOnlyGroupTheProgressLinesShow) {
   EXPECT_TRUE(groups[0].suspects.empty());
 }
 
+// hiyouga/LlamaFactory#1169 (WSL2): NCCL cannot dlopen libcuda.so.
+TEST(FieldRound5, AMissingCudaDriverLibraryIsACudaWarningNotGenericNoise) {
+  AnalysisResult r = AnalyzeText(
+      "DESKTOP-VMBL43V:4163:4163 [0] misc/cudawrap.cc:179 NCCL WARN Failed to find CUDA library "
+      "libcuda.so (NCCL_CUDA_PATH='') : libcuda.so: cannot open shared object file: No such file "
+      "or directory\n");
+  const Finding* f = FindingOf(r, "cuda-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->fix, "/usr/lib/wsl/lib")) << f->fix;
+  EXPECT_EQ(FindingOf(r, "nccl-warn"), nullptr);
+}
+
 }  // namespace
 }  // namespace ncclscope
