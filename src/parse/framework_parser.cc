@@ -260,6 +260,20 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     ctx->torch_rank = r;
     c.SkipSpaces();
   }
+  // nccl-tests names the host before its own failure line ("node-a: Test NCCL failure
+  // common.cu:1107 '...'"), whatever the host name (the pdsh reader takes only names with a
+  // digit, so this one may still be here).
+  if (const size_t at = c.rest().find(": Test NCCL failure "); at != std::string_view::npos &&
+                                                               at > 0 && at < 256 &&
+                                                               c.rest().substr(0, at).find(' ') ==
+                                                                   std::string_view::npos) {
+    const std::string_view msg = c.rest().substr(at + 2);
+    if (ParseTestNcclFailure(msg, data)) {
+      ctx->level = Level::kTorch;
+      ctx->body = msg;
+      return true;
+    }
+  }
   const bool header = ReadHeader(&c, ctx);
   // Without a header, indented text is a traceback frame, a launcher's report field or source
   // code ("    raise ChildFailedError(": no event).

@@ -111,6 +111,17 @@ TEST(Framework, NcclTestsFailureIsAnNcclErrorWithItsLastError) {
   EXPECT_EQ(b.last_error, "socketStartConnect: Connect to 10.0.0.2<4567> failed : Connection refused");
 }
 
+TEST(Framework, NcclTestsFailureBehindAHostNameWithoutDigitsIsRead) {
+  // aikitoria/open-gpu-kernel-modules#38: nccl-tests' own "HOST: " before its failure line; the
+  // pdsh reader does not take a host name without a digit, so the parser reads it.
+  auto a = ParseAs<FrameworkNcclError>(
+      "definitley-not-a-banana: Test NCCL failure common.cu:1107 'unhandled cuda error (run with "
+      "NCCL_DEBUG=INFO for details) / '");
+  EXPECT_EQ(a.exception, "nccl-tests");
+  EXPECT_EQ(a.where, "common.cu:1107");
+  EXPECT_EQ(a.reason, "unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
+}
+
 struct FwCase {
   const char* text;
   FrameworkKind kind;
