@@ -253,6 +253,27 @@ constexpr KnownMessage kGpuEntries[] = {
       "separate containers without a shared IPC namespace"},
      kFixShm, "all versions (include/shm.h, transport/shm.cc)",
      {"include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'"}},
+    {"shm-attach-failed", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
+     {"attaching to shared memory segment", "Error while attaching to shared memory"},
+     {},
+     "A rank could not open a peer's /dev/shm segment",
+     "The SHM transport maps a segment that the peer rank of the same node created; opening it "
+     "failed (\"No such file or directory\": this rank does not see the peer's segment). That "
+     "is not /dev/shm being too small.",
+     {"the ranks of one node do not share /dev/shm (separate containers or pods without a "
+      "shared IPC namespace)",
+      "the peer already failed or exited and removed its segment: look for its earlier error",
+      "ranks with different NCCL versions exchanging segment names (an empty name, `nccl-`)",
+      "a regression of the NCCL release in use (NVIDIA/nccl#1589: going back to 2.21.5 fixed "
+      "it)"},
+     "Let the ranks of a node share /dev/shm: one container for all of them, or `--ipc=host` / "
+     "`hostIPC: true` (or the same memory-backed emptyDir); check the peer's log for an earlier "
+     "failure, and that every rank loads the same NCCL. NCCL_SHM_DISABLE=1 bypasses SHM (P2P or "
+     "the network carry the traffic) as a last resort.",
+     "2.4.2-2.15.5 \"Error while attaching to shared memory segment %s (size %d)\"; 2.22.3+ "
+     "adds \", error: %s (%d)\"",
+     {"misc/shmutils.cc:132 NCCL WARN Error while attaching to shared memory segment "
+      "/dev/shm/nccl- (size 0), error: No such file or directory (2)"}},
     {"shm-no-space", "shm", "shm-failure", Severity::kError, FailureSide::kNone,
      {"shared memory segment", "failed to extend /dev/shm", "Call to posix_fallocate failed",
       "failed to create shared memory", "shm_open"},

@@ -141,5 +141,24 @@ TEST(FieldRound5, AMissingCudaDriverLibraryIsACudaWarningNotGenericNoise) {
   EXPECT_EQ(FindingOf(r, "nccl-warn"), nullptr);
 }
 
+// NVIDIA/nccl#2190: attaching to a peer's segment fails with ENOENT while /dev/shm is large.
+TEST(FieldRound5, AFailedAttachIsNotASmallDevShm) {
+  AnalysisResult r = AnalyzeText(
+      "[2026-05-22 10:26:17] d4fde3314201:13740:13740 [7] misc/shmutils.cc:132 NCCL WARN Error "
+      "while attaching to shared memory segment /dev/shm/nccl- (size 0), error: No such file or "
+      "directory (2)\n");
+  const Finding* f = FindingOf(r, "shm-failure");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(Has(f->title, "too small")) << f->title;
+  EXPECT_FALSE(Has(f->fix, "--shm-size")) << f->fix;
+  // Creating or growing a segment still is the size problem.
+  AnalysisResult grow = AnalyzeText(
+      "vm:1:1 [0] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-WU88OE to "
+      "9637892 bytes, error: No space left on device (28)\n");
+  const Finding* g = FindingOf(grow, "shm-failure");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(Has(g->title, "too small")) << g->title;
+}
+
 }  // namespace
 }  // namespace ncclscope
