@@ -64,6 +64,20 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   for (int idx : bucket) {
     if (SameProcess(job->processes[idx], ctx)) return cached = idx;
   }
+  if (ctx.pid == 0) {
+    // A line that names only its host (nccl-tests' "HOST: Test NCCL failure ..."): the process
+    // of that host when there is exactly one.
+    int only = -1;
+    for (size_t i = 0; i < job->processes.size(); ++i) {
+      if (job->processes[i].hostname != ctx.host) continue;
+      if (only >= 0) {
+        only = -1;
+        break;
+      }
+      only = static_cast<int>(i);
+    }
+    if (only >= 0) return only;
+  }
   int idx = static_cast<int>(job->processes.size());
   Process p;
   p.hostname = std::string(ctx.host);

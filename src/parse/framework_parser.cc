@@ -271,6 +271,7 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     if (ParseTestNcclFailure(msg, data)) {
       ctx->level = Level::kTorch;
       ctx->body = msg;
+      if (ctx->host.empty()) ctx->host = c.rest().substr(0, at);  // the failure's host
       return true;
     }
   }

@@ -86,9 +86,14 @@ struct History {
 /// NCCL's host:pid:tid head, then the framework's traceback) is one process's output: its
 /// WARNs are that process's own errors.
 bool SameUnidentifiedProcess(const RankFailure& f, const Incident& i) {
-  if (f.rank >= 0 || f.pid > 0 || i.rank >= 0 || i.pid > 0 || f.first == nullptr) return false;
-  return i.evidence.source == f.first->evidence.source &&
-         (i.kind == IncidentKind::kNcclWarn || i.kind == IncidentKind::kNcclError);
+  if (f.rank >= 0 || f.pid > 0 || i.rank >= 0 || f.first == nullptr) return false;
+  if (i.evidence.source != f.first->evidence.source ||
+      (i.kind != IncidentKind::kNcclWarn && i.kind != IncidentKind::kNcclError))
+    return false;
+  // A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure ..."): the
+  // NCCL lines of that host, which no rank tells apart, are its process's.
+  if (i.pid > 0) return !f.host.empty() && i.host == f.host;
+  return true;
 }
 
 History HistoryOf(const AttemptView& view, const RankFailure& f) {

@@ -160,5 +160,22 @@ TEST(FieldRound5, AFailedAttachIsNotASmallDevShm) {
   EXPECT_TRUE(Has(g->title, "too small")) << g->title;
 }
 
+// aikitoria/open-gpu-kernel-modules#38: nccl-tests names only the host of its failed call; the
+// NCCL WARN of that host just before it is what failed.
+TEST(FieldRound5, NcclTestsFailureOfAHostIsExplainedByThatHostsEarlierWarn) {
+  AnalysisResult r = AnalyzeText(
+      "[2026-08-24 17:57:25] definitley-not-a-banana:2274:2274 [0] allocator.cc:89 (ncclMemAlloc) "
+      "NCCL WARN Cuda failure 205 'mapping of buffer object failed'\n"
+      "definitley-not-a-banana: Test NCCL failure common.cu:1107 'unhandled cuda error (run with "
+      "NCCL_DEBUG=INFO for details) / '\n");
+  EXPECT_EQ(r.job.processes.size(), 1u);  // the failure line joins the host's one process
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_TRUE(rc.job_failed);
+  EXPECT_EQ(rc.cls, CauseClass::kNcclError);
+  ASSERT_EQ(rc.culprits.size(), 1u);
+  EXPECT_EQ(rc.culprits[0].host, "definitley-not-a-banana");
+  EXPECT_TRUE(Has(rc.what, "Cuda failure 205")) << rc.what;
+}
+
 }  // namespace
 }  // namespace ncclscope
