@@ -40,6 +40,16 @@ WatchdogRow RowOf(const Job& job, const TorchRankState& s) {
   return r;
 }
 
+/// Whether no rank of `rows` timed out in another operation at the timeout's SeqNum.
+bool SameCollective(const std::map<int, WatchdogRow>& rows, const TorchRankState& t) {
+  for (const auto& [rank, row] : rows) {
+    if (row.timed_out && row.timeout_seq == t.timeout_seq && !row.op_type.empty() &&
+        !t.op_type.empty() && row.op_type != t.op_type)
+      return false;
+  }
+  return true;
+}
+
 /// Marks suspects of a group in which some rank timed out.
 void FindSuspects(const Job& job, WatchdogGroup* g) {
   int64_t max_enq = -1, max_done = -1;
@@ -128,8 +138,9 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     if (target == nullptr && candidates == 1) target = only;
     if (target != nullptr) {
       CopyTimeout(*t, target);
-    } else if (candidates == 0 && only_pg >= 0) {
-      // One process group shows in the progress lines: a timeout of another rank is in it too.
+    } else if (candidates == 0 && only_pg >= 0 && SameCollective(groups[only_pg], *t)) {
+      // One process group shows in the progress lines: a timeout of another rank is in it too
+      // (unless its ranks timed out in another operation at that SeqNum: a mismatch, kept apart).
       groups[only_pg][t->rank] = RowOf(job, *t);
     } else {
       groups[-1][t->rank] = RowOf(job, *t);

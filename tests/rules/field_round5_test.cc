@@ -177,5 +177,15 @@ TEST(FieldRound5, NcclTestsFailureOfAHostIsExplainedByThatHostsEarlierWarn) {
   EXPECT_TRUE(Has(rc.what, "Cuda failure 205")) << rc.what;
 }
 
+TEST(FieldRound5, ATimeoutInAnotherOperationAtTheSameSeqNumStaysInAGroupOfItsOwn) {
+  // NVIDIA/nccl#1409: SeqNum 80078 is BROADCAST on rank 7 (PG 0) and ALLREDUCE on rank 3 (no
+  // group printed): a collective mismatch, not one group's timeout.
+  AnalysisResult r = AnalyzeText(testing::ReadFileOrDie(
+      testing::TestData("real-world/nccl-1409-watchdog-broadcast-vs-allreduce-indented.log")));
+  const std::vector<WatchdogGroup> groups = BuildWatchdogGroups(r.job);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_NE(groups[0].op_type, groups[1].op_type);
+}
+
 }  // namespace
 }  // namespace ncclscope
