@@ -156,40 +156,43 @@ void Release(Job* job, JobBuilder::State* st, int comm, const std::vector<CommRa
 
 }  // namespace
 
+namespace {
+
+/// A free slot of `records` (else a new one at the end), stamped with the next creation serial
+/// when folding is on.
+template <typename Record>
+int NewSlot(ChunkedVector<Record>* records, std::vector<int>* free, std::vector<uint64_t>* serial,
+            JobBuilder::State::Folding* f) {
+  int idx;
+  if (!free->empty()) {
+    idx = free->back();
+    free->pop_back();
+  } else {
+    idx = static_cast<int>(records->size());
+    records->push_back(Record{});
+  }
+  if (f->from > 0) {
+    if (serial->size() <= static_cast<size_t>(idx)) serial->resize(idx + 1);
+    (*serial)[static_cast<size_t>(idx)] = f->next_serial++;
+  }
+  return idx;
+}
+
+}  // namespace
+
 int NewCommSlot(Job* job, JobBuilder::State* st) {
   auto& f = st->folding;
-  int idx;
-  if (!f.free_comms.empty()) {
-    idx = f.free_comms.back();
-    f.free_comms.pop_back();
-    f.kept[static_cast<size_t>(idx)] = 0;
-  } else {
-    idx = static_cast<int>(job->comms.size());
-    job->comms.push_back(Communicator{});
-    if (f.from > 0) f.kept.push_back(0);
-  }
+  const int idx = NewSlot(&job->comms, &f.free_comms, &f.comm_serial, &f);
   if (f.from > 0) {
-    if (f.comm_serial.size() <= static_cast<size_t>(idx)) f.comm_serial.resize(idx + 1);
-    f.comm_serial[static_cast<size_t>(idx)] = f.next_serial++;
+    if (f.kept.size() <= static_cast<size_t>(idx)) f.kept.resize(idx + 1, 0);
+    f.kept[static_cast<size_t>(idx)] = 0;
   }
   return idx;
 }
 
 int NewLinkSlot(Job* job, JobBuilder::State* st) {
   auto& f = st->folding;
-  int idx;
-  if (!f.free_links.empty()) {
-    idx = f.free_links.back();
-    f.free_links.pop_back();
-  } else {
-    idx = static_cast<int>(job->links.size());
-    job->links.push_back(Link{});
-  }
-  if (f.from > 0) {
-    if (f.link_serial.size() <= static_cast<size_t>(idx)) f.link_serial.resize(idx + 1);
-    f.link_serial[static_cast<size_t>(idx)] = f.next_serial++;
-  }
-  return idx;
+  return NewSlot(&job->links, &f.free_links, &f.link_serial, &f);
 }
 
 void FoldIfRepeat(Job* job, JobBuilder::State* st, int comm) {

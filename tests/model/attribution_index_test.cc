@@ -25,26 +25,11 @@ using testing::WithoutProcessBanner;
 /// The model of `text` built with the given tuning, as the JSON report of its links,
 /// communicators and processes (no rules).
 std::string ModelJson(const std::string& text, BuilderTuning tuning) {
-  Job job;
-  JobBuilder builder(&job, tuning);
-  EventPipeline pipeline(&job.sources, &job.stats);
-  std::vector<InputProblem> problems;
-  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
-               [&](const Event& e) { builder.Add(e); }, &problems);
-  builder.Finish(BuildOptions{});
-  return JsonReport(ReportInput{job, {}, problems}).dump(1);
+  const Job job = testing::BuildJob(text, tuning);
+  return JsonReport(ReportInput{job, {}, {}}).dump(1);
 }
 
-Job BuildModel(const std::string& text) {
-  Job job;
-  JobBuilder builder(&job);
-  EventPipeline pipeline(&job.sources, &job.stats);
-  std::vector<InputProblem> problems;
-  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
-               [&](const Event& e) { builder.Add(e); }, &problems);
-  builder.Finish(BuildOptions{});
-  return job;
-}
+Job BuildModel(const std::string& text) { return testing::BuildJob(text); }
 
 std::map<Attribution, int> AttributionCounts(const Job& job) {
   std::map<Attribution, int> m;

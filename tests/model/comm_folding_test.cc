@@ -25,16 +25,9 @@ using testing::Without;
 using testing::WithoutProcessBanner;
 
 Job Build(const std::string& text, size_t fold_from) {
-  Job job;
   BuilderTuning tuning;
   tuning.fold_from = fold_from;
-  JobBuilder builder(&job, tuning);
-  EventPipeline pipeline(&job.sources, &job.stats);
-  std::vector<InputProblem> problems;
-  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
-               [&](const Event& e) { builder.Add(e); }, &problems);
-  builder.Finish(BuildOptions{});
-  return job;
+  return testing::BuildJob(text, tuning);
 }
 
 /// `rounds` rounds of the corpus log whose communicators are all destroyed.

@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <regex>
 #include <string>
+#include <vector>
+
+#include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/model/job_builder.h"
 
 namespace ncclscope::testing {
 
@@ -51,6 +55,18 @@ inline std::string Without(const std::string& log, const std::string& needle) {
 /// Lines a process prints once in its life (a new round of communicators does not repeat them).
 inline std::string WithoutProcessBanner(const std::string& log) {
   return Without(Without(log, "NCCL version"), "cudaDriverVersion");
+}
+
+/// The model of `text` (one in-memory input) built with `tuning` and finished.
+inline Job BuildJob(const std::string& text, BuilderTuning tuning = {}) {
+  Job job;
+  JobBuilder builder(&job, tuning);
+  EventPipeline pipeline(&job.sources, &job.stats);
+  std::vector<InputProblem> problems;
+  pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"},
+               [&](const Event& e) { builder.Add(e); }, &problems);
+  builder.Finish(BuildOptions{});
+  return job;
 }
 
 }  // namespace ncclscope::testing
