@@ -153,6 +153,27 @@ TEST(CommFoldingTest, RuleMessagesCountEveryFoldedCommunicatorAndLink) {
   }
 }
 
+TEST(CommFoldingTest, FoldingNextToLiveCommunicatorsAndCountedListsKeepsAttribution) {
+  // Odd rounds never destroy their communicators (they stay open and are candidates for every
+  // later connection line), even rounds do and are folded; with count_from 1 every membership
+  // list keeps held-connection counts, which the freed and reused slots must not disturb.
+  const std::string def = ReadFileOrDie(TestData("corpus/h200x4/default.log"));
+  const std::string live = WithoutProcessBanner(Without(def, "Destroy COMPLETE"));
+  std::string text = def;
+  for (int r = 1; r < 24; ++r) text += Round(r % 2 ? live : WithoutProcessBanner(def), r);
+  BuilderTuning keep_all, fold;
+  keep_all.count_from = fold.count_from = 1;
+  keep_all.fold_from = 0;
+  fold.fold_from = 8;
+  const Job all = testing::BuildJob(text, keep_all);
+  const Job folded = testing::BuildJob(text, fold);
+  EXPECT_GT(folded.stats.folded_comms, 0u);
+  EXPECT_EQ(Communicators(folded), Communicators(all));
+  EXPECT_EQ(ClassTotals(folded), ClassTotals(all));
+  EXPECT_EQ(AttributionTotals(folded), AttributionTotals(all));
+  EXPECT_EQ(Rules(folded), Rules(all));
+}
+
 TEST(CommFoldingTest, CommunicatorsNotEndedOnEveryRankAreKept) {
   // No Destroy lines: nothing ended, nothing is folded however many there are.
   const std::string log =
