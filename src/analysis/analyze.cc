@@ -24,6 +24,12 @@ void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* bu
 
 }  // namespace
 
+BuilderTuning TuningOf(const AnalyzeOptions& options) {
+  BuilderTuning tuning;
+  if (options.keep_all_comms) tuning.fold_from = 0;
+  return tuning;
+}
+
 Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   TopoPaths topo;
   if (!options.topo_path.empty()) {
@@ -32,7 +38,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   }
   ExpandedInputs inputs = ExpandInputs(options.inputs);
   result->problems = inputs.problems;
-  JobBuilder builder(&result->job);
+  JobBuilder builder(&result->job, TuningOf(options));
   const unsigned jobs =
       options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   // Several inputs, or one large file cut into pieces: condense the pieces in parallel, replay
@@ -68,7 +74,7 @@ Status AnalyzeCondensed(CondensedSet condensed, const AnalyzeOptions& options,
     if (!s.ok()) return s;
   }
   result->problems = std::move(condensed.problems);
-  JobBuilder builder(&result->job);
+  JobBuilder builder(&result->job, TuningOf(options));
   for (auto& input : condensed.inputs) {
     ReplayCondensed(input, &result->job, &builder, &result->problems);
     input = CondensedInput{};  // Free as we go.
@@ -80,7 +86,7 @@ Status AnalyzeCondensed(CondensedSet condensed, const AnalyzeOptions& options,
 AnalysisResult AnalyzeText(std::string_view text, std::string_view name,
                            const AnalyzeOptions& options) {
   AnalysisResult result;
-  JobBuilder builder(&result.job);
+  JobBuilder builder(&result.job, TuningOf(options));
   EventPipeline pipeline(&result.job.sources, &result.job.stats);
   auto sink = [&builder](const Event& e) { builder.Add(e); };
   pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", std::string(name)}, sink,

@@ -59,7 +59,7 @@ class Session {
         listener_(listener),
         result_(result),
         topo_(topo),
-        builder_(&result->job),
+        builder_(&result->job, TuningOf(analyze)),
         pipeline_(&result->job.sources, &result->job.stats) {
     last_rules_ = last_status_ = Now();
   }

@@ -54,6 +54,9 @@ void DescribeReport(CLI::App* cmd, AnalyzeCommandOptions* o) {
                 "Live stream (kubectl logs -f ... | ncclscope --follow): print each new finding "
                 "as soon as it is known, the full report at end of input or Ctrl-C");
   cmd->add_flag("--stats", o->stats, "Print parser statistics to stderr");
+  cmd->add_flag("--keep-all-comms", o->keep_all_comms,
+                "List every communicator: do not fold ended ones that repeat an earlier shape "
+                "(jobs with over 1,024; memory then grows with them)");
   cmd->add_flag("-v,--verbose", o->verbose, "Text report: more detail");
   cmd->footer(kExitCodesHelp);
 }

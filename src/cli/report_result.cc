@@ -29,6 +29,7 @@ Status MakeAnalyzeOptions(const AnalyzeCommandOptions& opts, AnalyzeOptions* aop
   aopts->topo_path = opts.topo;
   aopts->rules.slow_init_seconds = opts.slow_init_seconds;
   aopts->jobs = opts.jobs;
+  aopts->keep_all_comms = opts.keep_all_comms;
   if (opts.policy.empty()) return Status::Ok();
   Status s = LoadPolicy(opts.policy, policy);
   if (s.ok()) ApplyPolicyThresholds(*policy, &aopts->rules);

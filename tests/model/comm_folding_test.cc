@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ncclscope/analysis/analyze.h"
 #include "ncclscope/analysis/event_pipeline.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/rules/registry.h"
@@ -227,6 +228,17 @@ TEST(CommFoldingTest, SmallJobsAreNeverFolded) {
   const Job job = Build(text, BuilderTuning{}.fold_from);
   EXPECT_EQ(job.stats.folded_comms, 0u);
   EXPECT_EQ(job.comms.size(), 150u);
+}
+
+TEST(CommFoldingTest, KeepAllCommsTurnsFoldingOff) {
+  // `analyze --keep-all-comms` (AnalyzeOptions::keep_all_comms): every communicator is listed.
+  AnalyzeOptions options;
+  EXPECT_EQ(TuningOf(options).fold_from, BuilderTuning{}.fold_from);
+  options.keep_all_comms = true;
+  EXPECT_EQ(TuningOf(options).fold_from, 0u);
+  const std::string text = Rounds("corpus/h200x4/default.log", 40);
+  BuilderTuning tuning = TuningOf(options);
+  EXPECT_EQ(testing::BuildJob(text, tuning).comms.size(), 200u);
 }
 
 }  // namespace

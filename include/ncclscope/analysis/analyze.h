@@ -13,6 +13,7 @@
 #include "ncclscope/base/status.h"
 #include "ncclscope/input/input_set.h"
 #include "ncclscope/model/job.h"
+#include "ncclscope/model/job_builder.h"
 #include "ncclscope/rules/finding.h"
 #include "ncclscope/rules/rule_options.h"
 #include "ncclscope/triage/root_cause.h"
@@ -33,7 +34,13 @@ struct AnalyzeOptions {
   /// Optional: reading progress per input (progress bar). Only the streaming path (one input, or
   /// --jobs 1) reports progress.
   ProgressHook progress;
+  /// Keep every communicator: no folding of ended ones that repeat an earlier shape (memory then
+  /// grows with the communicators of the log; BuilderTuning::fold_from).
+  bool keep_all_comms = false;
 };
+
+/// The builder tuning `options` ask for.
+BuilderTuning TuningOf(const AnalyzeOptions& options);
 
 struct AnalysisResult {
   Job job;

@@ -28,6 +28,7 @@ struct AnalyzeCommandOptions {
   bool stats = false;
   bool verbose = false;
   bool follow = false;
+  bool keep_all_comms = false;  ///< --keep-all-comms
   double slow_init_seconds = 10.0;
   unsigned jobs = 0;  ///< --jobs: threads condensing several inputs; 0 = one per core.
 };
