@@ -42,6 +42,26 @@ constexpr KnownMessage kConnectionEntries[] = {
      "address; 2.16.2+ \"socketProgress: Connection closed by remote peer host<port>\"",
      {"misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node1<57557>",
       "Net : Connection closed by remote peer %s"}},
+    {"connect-aborted", "connection", "connection-error", Severity::kError,
+     FailureSide::kNetworkPath,
+     {"Connect to*Software caused connection abort"},
+     {},
+     "A rank could not connect to a peer (the real error is hidden)",
+     "An outgoing connection to another rank failed. NCCL 2.18-2.23 report such a failure as "
+     "\"Software caused connection abort\" because of a bug in their error handling (fixed "
+     "later, NVIDIA/nccl#1515): the connect failed for another reason, which the message no "
+     "longer says. It is not a peer that reset the connection.",
+     {"the address the peer advertised is not reachable from here (lo, a link-local or docker "
+      "address, another subnet): NCCL_SOCKET_IFNAME does not select the routable interface",
+      "a firewall or security group drops the port",
+      "the peer was not listening (not started yet, or already exited)"},
+     kFixPath,
+     "2.18-2.23 (\"socketStartConnect: Connect to %s failed : Software caused connection "
+     "abort\"); the error-handling bug is fixed in later releases",
+     {"misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : "
+      "Software caused connection abort",
+      "socket.c:485 NCCL WARN socketStartConnect: Connect to 10.0.0.82<38455> failed : Software "
+      "caused connection abort"}},
     {"conn-reset-by-peer", "connection", "connection-error", Severity::kError,
      FailureSide::kPeerDied,
      {"Connection reset by peer", "Broken pipe", "Software caused connection abort"},
@@ -56,9 +76,7 @@ constexpr KnownMessage kConnectionEntries[] = {
      kFindFirstFailure,
      "all versions: \"Call to recv from ... failed : Connection reset by peer\" (2.10.3-2.15.5), "
      "\"socketProgressOpt: Call to recv from ... failed\" (2.16.2+)",
-     {"socketProgressOpt: Call to recv from %s failed : Connection reset by peer",
-      "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : "
-      "Software caused connection abort"}},
+     {"socketProgressOpt: Call to recv from %s failed : Connection reset by peer"}},
     {"remote-process-exited", "connection", "connection-error", Severity::kError,
      FailureSide::kPeerDied,
      {"remote process exited or there was a network error", "ncclRemoteError",

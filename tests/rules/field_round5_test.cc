@@ -187,5 +187,25 @@ TEST(FieldRound5, ATimeoutInAnotherOperationAtTheSameSeqNumStaysInAGroupOfItsOwn
   EXPECT_NE(groups[0].op_type, groups[1].op_type);
 }
 
+// sgl-project/sglang#5594, NVIDIA/nccl#1515: a failed outgoing connect that NCCL 2.18-2.23
+// misreport as "Software caused connection abort" is a network-path failure, not a dead peer.
+TEST(FieldRound5, AnAbortedConnectIsANetworkPathFailureNotADeadPeer) {
+  AnalysisResult r = AnalyzeText(
+      "h100-15:139:1092 [7] socket.c:485 NCCL WARN socketStartConnect: Connect to "
+      "10.0.0.82<38455> failed : Software caused connection abort\n"
+      "h100-15:139:1092 [7] NCCL INFO transport/net.cc:687 -> 2\n");
+  const Finding* f = FindingOf(r, "connection-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(Has(f->title, "died")) << f->title;
+  EXPECT_TRUE(Has(f->fix, "NCCL_SOCKET_IFNAME")) << f->fix;
+  // A reset on an established connection still points at the peer.
+  AnalysisResult reset = AnalyzeText(
+      "vm:1:2 [0] misc/socket.cc:67 NCCL WARN socketProgressOpt: Call to recv from "
+      "10.0.0.2<45763> failed : Connection reset by peer\n");
+  const Finding* g = FindingOf(reset, "connection-error");
+  ASSERT_NE(g, nullptr);
+  EXPECT_NE(g->title, f->title);
+}
+
 }  // namespace
 }  // namespace ncclscope
