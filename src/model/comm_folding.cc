@@ -9,9 +9,7 @@
 // are kept, and its slots in Job::comms, Job::links and its processes' memberships are reused by
 // the communicators that follow. Finish removes the slots left free and restores creation order.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
-#include <numeric>
 
 #include "builder_state.h"
 
@@ -95,13 +93,8 @@ std::string FoldShape(const Job& job, const Communicator& c, const std::vector<i
   return s;
 }
 
-/// Whether every rank of the communicator was seen and ended, and no membership of it is open.
-bool Ended(const Communicator& c, const std::vector<ProcState>& procs,
-           const std::vector<CommRankRefs>& refs) {
-  if (c.nranks <= 0 || static_cast<int>(c.ranks.size()) != c.nranks) return false;
-  for (const auto& [r, cr] : c.ranks) {
-    if (!cr.ended) return false;
-  }
+/// Whether no membership of the communicator (its references `refs`) is still open.
+bool MembershipsClosed(const std::vector<ProcState>& procs, const std::vector<CommRankRefs>& refs) {
   for (const CommRankRefs& r : refs) {
     for (const auto& [proc, idx] : r.members) {
       if (procs[proc].comms[idx].list[kOpenByRank] >= 0) return false;
@@ -154,10 +147,6 @@ void Release(Job* job, JobBuilder::State* st, int comm, const std::vector<CommRa
   st->folding.free_comms.push_back(comm);
 }
 
-}  // namespace
-
-namespace {
-
 /// A free slot of `records` (else a new one at the end), stamped with the next creation serial
 /// when folding is on.
 template <typename Record>
@@ -205,7 +194,7 @@ void FoldIfRepeat(Job* job, JobBuilder::State* st, int comm) {
   for (const auto& [r, cr] : c.ranks) {
     if (!cr.ended) return;
   }
-  // Its index entries (copied: Release erases them).
+  // Every rank seen and ended; then its index entries (copied: Release erases them).
   auto refs_of = [&](int which) {
     std::vector<CommRankRefs> refs(static_cast<size_t>(c.nranks));
     for (int r = 0; r < c.nranks; ++r) {
@@ -215,7 +204,7 @@ void FoldIfRepeat(Job* job, JobBuilder::State* st, int comm) {
     return refs;
   };
   const std::vector<CommRankRefs> refs = refs_of(comm);
-  if (!Ended(c, st->procs, refs)) return;
+  if (!MembershipsClosed(st->procs, refs)) return;
   const std::vector<int> links = LinksOf(*job, refs);
   std::string shape = FoldShape(*job, c, links);
   auto [it, fresh] = f.kept_by_shape.try_emplace(std::move(shape), comm);

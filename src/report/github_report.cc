@@ -95,8 +95,8 @@ void WriteGithubReport(const ReportInput& in, const ReportOptions&, std::ostream
       "communicator{}\n",
       counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s", counts[0],
       job.hosts.size(), job.hosts.size() == 1 ? "" : "s", job.processes.size(),
-      job.processes.size() == 1 ? "" : "es", job.comms.size() + job.stats.folded_comms,
-      job.comms.size() + job.stats.folded_comms == 1 ? "" : "s");
+      job.processes.size() == 1 ? "" : "es", job.CommunicatorCount(),
+      job.CommunicatorCount() == 1 ? "" : "s");
 }
 
 }  // namespace ncclscope

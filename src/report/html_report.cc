@@ -80,8 +80,8 @@ void WriteSummary(const ReportInput& in, std::ostream& out) {
       job.sources.size(), job.sources.size() == 1 ? "" : "s", job.hosts.size(),
       job.hosts.size() == 1 ? "" : "s", nodes.size(), nodes.size() == 1 ? "" : "s",
       job.processes.size(), job.processes.size() == 1 ? "" : "es", ranks.size(),
-      ranks.size() == 1 ? "" : "s", job.comms.size() + job.stats.folded_comms,
-      job.comms.size() + job.stats.folded_comms == 1 ? "" : "s",
+      ranks.size() == 1 ? "" : "s", job.CommunicatorCount(),
+      job.CommunicatorCount() == 1 ? "" : "s",
       versions.empty() ? "unknown" : E(versions));
   for (const auto& p : in.problems)
     out << fmt::format("<p class=\"problem\">input problem: <code>{}</code>: {}</p>\n", E(p.path),

@@ -51,7 +51,7 @@ void WriteHeader(const ReportInput& in, std::ostream& out) {
       Plural(job.sources.size(), "input", "inputs"), Plural(job.hosts.size(), "host", "hosts"),
       nodes.size() > job.hosts.size() ? fmt::format(" ({} NCCL nodes)", nodes.size()) : "",
       Plural(job.processes.size(), "process", "processes"), Plural(ranks.size(), "rank", "ranks"),
-      Plural(job.comms.size() + job.stats.folded_comms, "communicator", "communicators"),
+      Plural(job.CommunicatorCount(), "communicator", "communicators"),
       versions.empty() ? "unknown" : MarkdownText(versions));
   if (!job.sources.empty()) {
     out << "| Input | Lines | NCCL lines | Unrecognized |\n|---|---:|---:|---:|\n";

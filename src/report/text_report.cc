@@ -92,8 +92,8 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
       "{}ncclscope {}{}: {} input{}, {} host{}, {} process{}, {} communicator{}\n", pal.bold(),
       NCCLSCOPE_VERSION, pal.reset(), job.sources.size(), job.sources.size() == 1 ? "" : "s",
       job.hosts.size(), job.hosts.size() == 1 ? "" : "s", job.processes.size(),
-      job.processes.size() == 1 ? "" : "es", job.comms.size() + job.stats.folded_comms,
-      job.comms.size() + job.stats.folded_comms == 1 ? "" : "s");
+      job.processes.size() == 1 ? "" : "es", job.CommunicatorCount(),
+      job.CommunicatorCount() == 1 ? "" : "s");
   if (job.stats.folded_comms > 0) {
     out << fmt::format(
         "  {} ended communicators repeated the shape of an earlier one and were folded into it "

@@ -2,7 +2,6 @@
 // apart (the third, ranks that disagree, is ranks-disagree's): the peer died (then it is named
 // and suspected) or the network path is wrong (interface, firewall, routing). Generic failures
 // and proxy fallout join the story the other lines tell; one finding per story.
-#include <cstdio>
 #include <map>
 
 #include "known_findings.h"
@@ -40,9 +39,8 @@ Story StoryOf(FailureSide side) {
 /// to the bootstrap port that closes before sending NCCL's magic fails the bootstrap.
 bool StrayConnectionFailsBootstrap(const Job& job) {
   for (const std::string& v : job.nccl_versions) {
-    int major = 0, minor = 0, patch = 0;
-    if (std::sscanf(v.c_str(), "%d.%d.%d", &major, &minor, &patch) != 3) return true;
-    if (major < 2 || (major == 2 && (minor < 27 || (minor == 27 && patch < 3)))) return true;
+    const auto parsed = ParseNcclVersion(v);
+    if (!parsed || *parsed < std::array<int, 3>{2, 27, 3}) return true;
   }
   return job.nccl_versions.empty();
 }

@@ -68,7 +68,7 @@ class HangSuspectedRule : public BasicRule {
     for (const Communicator& c : job.comms) {
       for (const auto& [r, cr] : c.ranks) completed += cr.completed ? 1 + c.repeats : 0;
     }
-    f.message = "All " + std::to_string(job.comms.size() + job.stats.folded_comms) +
+    f.message = "All " + std::to_string(job.CommunicatorCount()) +
                 " communicator(s) initialised (" +
                 std::to_string(completed) +
                 " rank inits completed), no NCCL error or warning, "

@@ -66,7 +66,7 @@ class IbErrorRule : public BasicRule {
     for (size_t i = 0; i < job.processes.size(); ++i) {
       const Process& p = job.processes[i];
       if (!p.ib_no_device) continue;
-      if (const Setting* s = FindEnv(p, "NCCL_IB_DISABLE"); s != nullptr && IsTruthy(s->value)) {
+      if (FindEnvOn(p, "NCCL_IB_DISABLE") != nullptr) {
         continue;  // IB switched off on purpose: env-override and socket-fallback say so.
       }
       std::string why = IbExpectedBecause(job, p);

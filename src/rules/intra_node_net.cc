@@ -101,9 +101,7 @@ class IntraNodeNetRule : public BasicRule {
     for (const Process& p : job.processes) {
       if (!p.host_id.empty()) hostids.insert(p.host_id);
       hostnames.insert(p.hostname);
-      if (const Setting* s = FindEnv(p, "NCCL_P2P_DISABLE"); s && IsTruthy(s->value)) {
-        p2p_off = true;
-      }
+      if (FindEnvOn(p, "NCCL_P2P_DISABLE") != nullptr) p2p_off = true;
     }
     if (hostids.size() > 1) return "; cause: processes set different NCCL_HOSTID values";
     if (hostnames.size() > 1) {

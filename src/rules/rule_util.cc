@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 namespace ncclscope::rules_internal {
 namespace {
@@ -93,6 +94,11 @@ const Setting* FindEnv(const Process& p, std::string_view name) {
   return it == p.env.end() ? nullptr : &it->second;
 }
 
+const Setting* FindEnvOn(const Process& p, std::string_view name) {
+  const Setting* s = FindEnv(p, name);
+  return s != nullptr && IsTruthy(s->value) ? s : nullptr;
+}
+
 bool AnyEnv(const Job& job, std::string_view name, std::string* value) {
   for (const Process& p : job.processes) {
     if (const Setting* s = FindEnv(p, name)) {
@@ -139,6 +145,12 @@ bool IsTruthy(std::string_view v) {
 }
 bool IsFalsy(std::string_view v) {
   return v == "0" || v == "false" || v == "FALSE" || v == "False" || v == "no" || v == "off";
+}
+
+std::optional<std::array<int, 3>> ParseNcclVersion(const std::string& version) {
+  std::array<int, 3> v{};
+  if (std::sscanf(version.c_str(), "%d.%d.%d", &v[0], &v[1], &v[2]) != 3) return std::nullopt;
+  return v;
 }
 
 size_t CountInterNodeLinks(const Job& job) {

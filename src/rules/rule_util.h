@@ -2,6 +2,7 @@
 #ifndef NCCLSCOPE_SRC_RULES_RULE_UTIL_H_
 #define NCCLSCOPE_SRC_RULES_RULE_UTIL_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -65,6 +66,8 @@ uint64_t CommWeight(const Job& job, int comm);
 
 /// The setting of a process, or nullptr.
 const Setting* FindEnv(const Process& p, std::string_view name);
+/// The setting when the process set it to a value that means "on" (IsTruthy), else nullptr.
+const Setting* FindEnvOn(const Process& p, std::string_view name);
 /// True if any process echoes `name`; `value` (if non-null) receives the first value.
 bool AnyEnv(const Job& job, std::string_view name, std::string* value = nullptr);
 
@@ -78,6 +81,10 @@ bool EqualsNoCase(std::string_view a, std::string_view b);
 /// True if `value` means "on" (1, true, yes) / "off" (0, false, no).
 bool IsTruthy(std::string_view value);
 bool IsFalsy(std::string_view value);
+
+/// An NCCL version "2.18.3" (anything may follow the patch: "2.18.3+cuda12.2") as (major, minor,
+/// patch); nullopt when it does not start with three numbers.
+std::optional<std::array<int, 3>> ParseNcclVersion(const std::string& version);
 
 /// Number of inter-node links (intra_node == false).
 size_t CountInterNodeLinks(const Job& job);

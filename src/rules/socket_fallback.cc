@@ -1,9 +1,8 @@
 // socket-fallback: links between nodes run over NET/Socket (TCP).
 #include <algorithm>
-#include <cstdio>
+#include <array>
 #include <functional>
 #include <map>
-#include <tuple>
 
 #include "net_expectation.h"
 #include "rule_factories.h"
@@ -110,24 +109,14 @@ class SocketFallbackRule : public BasicRule {
   }
 
  private:
-  /// Before any `via` line: "Using network Socket" / "NET/Socket : Using ..." tell which
-  /// transport NCCL chose for inter-node traffic; with a failed plugin, an absent HCA or a
-  /// setting that asks for RDMA, that choice is the fallback.
-  static bool IbDisabled(const Process& p) {
-    const Setting* s = FindEnv(p, "NCCL_IB_DISABLE");
-    return s != nullptr && IsTruthy(s->value);
-  }
-
   /// NCCL before 2.4.8 printed no "Bootstrap : Using" line: its bootstrap listed its interfaces
   /// as "NET/Socket : Using", before the NET plugin probe that precedes the choice of transport.
   /// Told by the version, or by such a line ahead of its process's plugin probe.
   static bool BootstrapListsSocketInterfaces(const Job& job) {
     bool all_old = !job.nccl_versions.empty();
     for (const std::string& v : job.nccl_versions) {
-      int major = 0, minor = 0, patch = 0;
-      const bool parsed = std::sscanf(v.c_str(), "%d.%d.%d", &major, &minor, &patch) == 3;
-      all_old = all_old && parsed &&
-                std::make_tuple(major, minor, patch) < std::make_tuple(2, 4, 8);
+      const auto parsed = ParseNcclVersion(v);
+      all_old = all_old && parsed && *parsed < std::array<int, 3>{2, 4, 8};
     }
     if (all_old) return true;
     for (const Process& p : job.processes) {
@@ -143,6 +132,9 @@ class SocketFallbackRule : public BasicRule {
     return false;
   }
 
+  /// Before any `via` line: "Using network Socket" / "NET/Socket : Using ..." tell which
+  /// transport NCCL chose for inter-node traffic; with a failed plugin, an absent HCA or a
+  /// setting that asks for RDMA, that choice is the fallback.
   void PredictedFallback(const Job& job, std::vector<Finding>* out) const {
     Finding f = NewFinding(*this);
     size_t socket_procs = 0;
@@ -158,7 +150,8 @@ class SocketFallbackRule : public BasicRule {
       // Before 2.4.8 the bootstrap's own interface list is a "NET/Socket : Using" line too: then
       // only an IB probe that found nothing (or IB switched off) makes it the transport's.
       const bool socket_listed =
-          !p.socket_devices.empty() && (!bootstrap_lists || p.ib_no_device || IbDisabled(p));
+          !p.socket_devices.empty() && (!bootstrap_lists || p.ib_no_device ||
+                                       FindEnvOn(p, "NCCL_IB_DISABLE") != nullptr);
       const bool socket_net = IsSocketNetName(p.network) ||
                               (!any_network && socket_listed && p.ib_devices.empty() && !provider);
       if (!socket_net) continue;
@@ -184,7 +177,7 @@ class SocketFallbackRule : public BasicRule {
     }
     std::string deliberate;
     for (const Process& p : job.processes) {
-      if (const Setting* s = FindEnv(p, "NCCL_IB_DISABLE"); s != nullptr && IsTruthy(s->value)) {
+      if (const Setting* s = FindEnvOn(p, "NCCL_IB_DISABLE")) {
         deliberate = "NCCL_IB_DISABLE=" + s->value;
         AddEvidence(&f, s->evidence);
       } else if (const Setting* n = FindEnv(p, "NCCL_NET"); n != nullptr &&

@@ -277,6 +277,9 @@ struct Job {
   JobStats stats;
   bool topo_given = false;  ///< An nvidia-smi topo matrix was supplied (--topo).
 
+  /// Communicators of the job: those kept and those folded into them (Communicator::repeats).
+  uint64_t CommunicatorCount() const { return comms.size() + stats.folded_comms; }
+
   /// Display name of a source index, or `missing` when the index is out of range (evidence of
   /// an empty job).
   std::string_view SourceName(uint32_t source, std::string_view missing = "?") const {
