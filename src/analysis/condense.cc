@@ -32,6 +32,7 @@ class TextBuf {
     if (!s.empty()) std::memcpy(buf_.data(), s.data(), s.size());
     size_ = s.size();
   }
+  void Clear() { size_ = 0; }
   std::string_view view() const { return {buf_.data(), size_}; }
 
  private:
@@ -54,11 +55,29 @@ struct HeldLine {
     source = e.ctx.source;
     line = e.ctx.line;
     text.Set(e.ctx.text);
-    launcher_rank = e.ctx.meta ? e.ctx.meta->launcher_rank : -1;
-    timestamp.Set(e.ctx.meta ? e.ctx.meta->timestamp : std::string_view());
-    origin_host.Set(e.ctx.meta ? e.ctx.meta->origin_host : std::string_view());
-    origin_pid = e.ctx.meta ? e.ctx.meta->origin_pid : 0;
-    multi_node = e.ctx.meta ? e.ctx.meta->multi_node : MultiNodePrefix::kNone;
+    const LineMeta* meta = e.ctx.meta;
+    if (meta == nullptr) {
+      launcher_rank = -1;
+      timestamp.Clear();
+      origin_host.Clear();
+      origin_pid = 0;
+      multi_node = MultiNodePrefix::kNone;
+      return;
+    }
+    launcher_rank = meta->launcher_rank;
+    // Most lines have no collector prefix: no copy then.
+    if (meta->timestamp.empty()) {
+      timestamp.Clear();
+    } else {
+      timestamp.Set(meta->timestamp);
+    }
+    if (meta->origin_host.empty()) {
+      origin_host.Clear();
+    } else {
+      origin_host.Set(meta->origin_host);
+    }
+    origin_pid = meta->origin_pid;
+    multi_node = meta->multi_node;
   }
   CondensedLine Take(TextArena* arena) const {
     CondensedLine l;

@@ -47,6 +47,25 @@ class LineText {
   size_t size_ = 0;
 };
 
+/// A comm pointer of 8 to 16 bytes as a fixed-size key: its first and last eight bytes and its
+/// length name it exactly. len == 0: not cacheable (other lengths), or an empty slot.
+struct PtrKey {
+  uint64_t head = 0, tail = 0;
+  uint32_t len = 0;
+  explicit PtrKey(std::string_view ptr) {
+    if (ptr.size() < 8 || ptr.size() > 16) return;
+    std::memcpy(&head, ptr.data(), 8);
+    std::memcpy(&tail, ptr.data() + ptr.size() - 8, 8);
+    len = static_cast<uint32_t>(ptr.size());
+  }
+  PtrKey() = default;
+  bool operator==(const PtrKey&) const = default;
+};
+struct PtrHit {
+  PtrKey key;
+  int idx = -1;  ///< Index into ProcState::comms.
+};
+
 struct ProcState {
   /// Process::last_line, kept here (next to the per-line state) until the job is finished.
   bool has_line = false;
@@ -58,6 +77,10 @@ struct ProcState {
   int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).
   PtrIndex by_ptr;   ///< comms by their current pointer (cleared ones under "").
   int shared_ptrs = 0;  ///< Pointers of by_ptr held by more than one membership.
+  /// The comm pointers MembershipByPtr resolved last, newest first (PtrKey; COLL lines of a
+  /// process cycle through a few communicators). Exact while no pointer is shared, cleared
+  /// whenever by_ptr changes.
+  std::array<PtrHit, 4> ptr_hits{};
   bool saw_version = false;  ///< The process printed NCCL's version banner.
   size_t open_from = 0;      ///< comms before this index are closed (a restart closed them).
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
@@ -87,6 +110,7 @@ struct LinkBucketHash {
 };
 
 struct JobBuilder::State {
+  bool remember_pointers = true;  ///< BuilderTuning::remember_pointers (ProcState::ptr_hits)
   // Processes by a hash of (host, pid), entries verified; in front of it a direct-mapped cache
   // for the interleaved lines of many processes (-1 when empty).
   std::unordered_map<uint64_t, std::vector<int>> proc_by_key;

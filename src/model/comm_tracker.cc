@@ -1,4 +1,5 @@
 // Communicators and the attribution of connection lines to them.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -18,19 +19,37 @@ std::string HexId(uint64_t id) {
 /// oldest with it (a pointer is reused only after its communicator was destroyed).
 ProcComm* MembershipByPtr(JobBuilder::State* st, int proc, std::string_view ptr) {
   ProcState& ps = st->procs[proc];
-  // Runs of COLL lines name the current communicator: try it first.
-  if (ps.current >= 0 && ps.comms[ps.current].ptr == ptr) return &ps.comms[ps.current];
-  // Then the one before it, when no pointer is shared (else the oldest holder must be found).
-  if (ps.previous >= 0 && ps.shared_ptrs == 0 && ps.comms[ps.previous].ptr == ptr)
-    return &ps.comms[ps.previous];
-  auto it = ps.by_ptr.find(ptr);
-  if (it == ps.by_ptr.end() || it->second.empty()) return nullptr;
-  return &ps.comms[*it->second.begin()];
+  // While no pointer is shared, a pointer names one membership: the recent answers hold. A
+  // line of a process that cycles through a few communicators finds its own without touching
+  // the memberships or hashing.
+  const PtrKey key = ps.shared_ptrs == 0 && st->remember_pointers ? PtrKey(ptr) : PtrKey();
+  if (key.len != 0) {
+    for (const PtrHit& h : ps.ptr_hits) {
+      if (h.key == key) return &ps.comms[h.idx];
+    }
+  }
+  int idx = -1;
+  if (ps.current >= 0 && ps.comms[ps.current].ptr == ptr) {
+    // Runs of COLL lines name the current communicator: try it first.
+    idx = ps.current;
+  } else if (ps.previous >= 0 && ps.shared_ptrs == 0 && ps.comms[ps.previous].ptr == ptr) {
+    // Then the one before it, when no pointer is shared (else the oldest holder must be found).
+    idx = ps.previous;
+  } else {
+    auto it = ps.by_ptr.find(ptr);
+    if (it == ps.by_ptr.end() || it->second.empty()) return nullptr;
+    idx = *it->second.begin();
+  }
+  if (key.len != 0) {
+    std::copy_backward(ps.ptr_hits.begin(), ps.ptr_hits.end() - 1, ps.ptr_hits.end());
+    ps.ptr_hits[0] = PtrHit{key, idx};
+  }
+  return &ps.comms[idx];
 }
 
 /// Changes a membership's pointer, keeping ProcState::by_ptr in step.
 void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
-  DropMembershipPtr(ps, idx);
+  DropMembershipPtr(ps, idx);  // (also forgets the recent answers)
   ProcComm& m = ps->comms[idx];
   m.ptr = std::string(ptr);
   auto it = ps->by_ptr.find(ptr);
@@ -51,6 +70,7 @@ void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
 }  // namespace
 
 void DropMembershipPtr(ProcState* ps, int idx) {
+  ps->ptr_hits = {};  // by_ptr changes: MembershipByPtr's recent answers may not hold
   ProcComm& m = ps->comms[idx];
   auto old = ps->by_ptr.find(m.ptr);
   if (old != ps->by_ptr.end()) {

@@ -490,6 +490,7 @@ JobBuilder::JobBuilder(Job* job, BuilderTuning tuning)
     : job_(job), state_(std::make_unique<State>()) {
   state_->memberships.set_count_from(tuning.count_from);
   state_->folding.from = tuning.fold_from;
+  state_->remember_pointers = tuning.remember_pointers;
 }
 JobBuilder::~JobBuilder() = default;
 

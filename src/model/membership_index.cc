@@ -152,7 +152,8 @@ void MembershipIndex::Touch(std::vector<ProcState>* procs, int proc, int idx) {
   Memberships& comms = (*procs)[proc].comms;
   ProcComm& m = comms[idx];
   for (int k = 0; k < kRecencyKinds; ++k) {
-    if (m.list[k] < 0) continue;
+    // Not on it, or its only member (the head's prev is the tail): nothing moves.
+    if (m.list[k] < 0 || m.prev[k] == idx) continue;
     RecencyList& l = lists_[m.list[k]];
     if (l.head == idx) continue;
     Unlink(comms, l, idx, k);

@@ -1,5 +1,6 @@
 #include "ncclscope/rules/error_trail.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -90,31 +91,51 @@ TrailArea AreaOfTrail(std::string_view location, int code) {
   return TrailArea::kNccl;
 }
 
+namespace {
+
+/// A set of (source, line) positions: filled, sealed (sorted) once, then searched.
+class LineSet {
+ public:
+  void Add(uint32_t source, uint64_t line) { lines_.emplace_back(source, line); }
+  void Seal() { std::sort(lines_.begin(), lines_.end()); }
+  bool Has(uint32_t source, uint64_t line) const {
+    return std::binary_search(lines_.begin(), lines_.end(), std::make_pair(source, line));
+  }
+
+ private:
+  std::vector<std::pair<uint32_t, uint64_t>> lines_;
+};
+
+}  // namespace
+
 std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
-  using Line = std::pair<uint32_t, uint64_t>;
-  std::set<Line> trail_lines, warn_lines, moved_on;
+  if (job.error_trails.empty()) return {};
+  LineSet trail_lines, warn_lines, moved_on;
   for (const ErrorTrailRecord& t : job.error_trails) {
-    trail_lines.insert({t.evidence.source, t.evidence.line});
+    trail_lines.Add(t.evidence.source, t.evidence.line);
   }
   for (const WarnRecord& w : job.warnings) {
-    for (const Evidence& e : w.evidence) warn_lines.insert({e.source, e.line});
+    for (const Evidence& e : w.evidence) warn_lines.Add(e.source, e.line);
   }
   // Lines that say NCCL went on without what failed: "Failed to initialize NET plugin IB" (IB
   // disabled or absent), "Initialized NET plugin Socket", "Using network Socket".
   for (const Process& p : job.processes) {
-    for (const PluginNote& n : p.plugins) moved_on.insert({n.evidence.source, n.evidence.line});
+    for (const PluginNote& n : p.plugins) moved_on.Add(n.evidence.source, n.evidence.line);
     if (!p.network_evidence.text.empty()) {
-      moved_on.insert({p.network_evidence.source, p.network_evidence.line});
+      moved_on.Add(p.network_evidence.source, p.network_evidence.line);
     }
   }
+  trail_lines.Seal();
+  warn_lines.Seal();
+  moved_on.Seal();
   auto explained = [&](const ErrorTrailRecord& t) {
     const uint32_t source = t.evidence.source;
     uint64_t start = t.evidence.line;
-    while (start > 1 && trail_lines.count({source, start - 1})) --start;
-    if (start > 1 && warn_lines.count({source, start - 1})) return true;
+    while (start > 1 && trail_lines.Has(source, start - 1)) --start;
+    if (start > 1 && warn_lines.Has(source, start - 1)) return true;
     uint64_t end = t.evidence.line;
-    while (trail_lines.count({source, end + 1})) ++end;
-    if (moved_on.count({source, end + 1})) return true;  // a probe NCCL recovered from
+    while (trail_lines.Has(source, end + 1)) ++end;
+    if (moved_on.Has(source, end + 1)) return true;  // a probe NCCL recovered from
     // A warning of this process whose later occurrences were not kept (records keep the first
     // few): it may be the one before this chain.
     for (const WarnRecord& w : job.warnings) {

@@ -105,5 +105,51 @@ TEST(AttributionIndexTest, RestartedProcessLeavesItsCommunicatorsBehind) {
   }
 }
 
+/// The lines of `log` that hold `needle`.
+std::string Only(const std::string& log, const std::string& needle) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    const size_t nl = log.find('\n', pos);
+    const size_t end = nl == std::string::npos ? log.size() : nl + 1;
+    if (log.compare(pos, end - pos, needle) != 0 &&
+        log.substr(pos, end - pos).find(needle) != std::string::npos) {
+      out += log.substr(pos, end - pos);
+    }
+    pos = end;
+  }
+  return out;
+}
+
+TEST(AttributionIndexTest, RememberedCommPointersGiveTheModelOfFreshLookups) {
+  // Each process of coll_heavy.log has three communicators; three rounds of them stay open
+  // without their connection lines, then COLL lines touch one round's communicators and that
+  // round's connection lines follow: they go to the most recently active candidate, so the model
+  // depends on every COLL line finding its own membership. Also with pointers reused after a
+  // destroy (restarts of the same pids).
+  const std::string log = ReadFileOrDie(TestData("corpus/h200x4/coll_heavy.log"));
+  const std::string setup = Without(Without(Without(log, "opCount"), " via "), "Destroy COMPLETE");
+  std::string cycling;
+  for (int r = 0; r < 3; ++r) cycling += Round(r == 0 ? setup : WithoutProcessBanner(setup), r);
+  std::string without_coll = cycling;
+  for (int r : {1, 0, 2, 1}) {
+    const std::string round = Round(log, r);
+    const std::string colls = Only(round, "opCount");
+    cycling += colls.substr(0, colls.size() / 4) + Only(round, " via ");
+    without_coll += Only(round, " via ");
+  }
+  std::string reused = log;
+  for (int r = 1; r < 4; ++r) reused += Round(log, r, /*new_pointers=*/false);
+  BuilderTuning fresh;
+  fresh.remember_pointers = false;
+  ASSERT_NE(ModelJson(cycling, BuilderTuning{}), ModelJson(without_coll, BuilderTuning{}))
+      << "the COLL lines must decide the attribution for this test to mean anything";
+  for (const auto& [name, text] :
+       std::vector<std::pair<std::string, std::string>>{{"cycling", cycling}, {"reused", reused}}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(ModelJson(text, BuilderTuning{}), ModelJson(text, fresh));
+  }
+}
+
 }  // namespace
 }  // namespace ncclscope

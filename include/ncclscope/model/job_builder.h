@@ -42,6 +42,10 @@ struct BuilderTuning {
   /// shape of an earlier ended one is folded into it (Communicator::repeats) and its memory
   /// reused: a job that creates communicators again and again stays bounded. 0: never fold.
   size_t fold_from = 1024;
+  /// A process remembers the memberships its last comm pointers named (COLL lines cycle through
+  /// a few communicators). Off: every pointer is looked up again (the same model, slower; tests
+  /// compare the two).
+  bool remember_pointers = true;
 };
 
 class JobBuilder {
