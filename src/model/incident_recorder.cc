@@ -696,6 +696,27 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   }
 }
 
+namespace {
+
+/// A paste of one process: NCCL's lines name its host and pid but not its rank (no init or
+/// connection line in it states one), PyTorch's `[rankN]:` lines name a rank but no process.
+/// When the job has one attempt and one NCCL process, none of whose lines says a peer went away
+/// (then the rank's lines may be the peer's), and every PyTorch line with a launcher prefix names
+/// the same rank, the process is that rank.
+void LinkLoneProcessToTaggedRank(const Job& job, IncidentLog* log) {
+  if (log->attempts.size() > 1 || log->instances.size() != 1 || log->instances[0].rank >= 0 ||
+      job.launch.torch_ranks.size() != 1) {
+    return;
+  }
+  ProcessInstance& p = log->instances[0];
+  for (const Incident& i : log->incidents) {
+    if (i.cascade && i.pid == static_cast<int64_t>(p.pid) && i.host == p.host) return;
+  }
+  p.rank = job.launch.torch_ranks.front();
+}
+
+}  // namespace
+
 void IncidentRecorder::Finish(Job* job) const {
   IncidentLog& log = job->incidents;
   // Year-less stamps (glog, c10, syslog) take the year of a dated stamp of the same input, else
@@ -725,6 +746,7 @@ void IncidentRecorder::Finish(Job* job) const {
     auto it = connection_rank_.find(InstanceKey{p.host, p.pid});
     if (it != connection_rank_.end() && !it->second.conflict) p.rank = it->second.rank;
   }
+  LinkLoneProcessToTaggedRank(*job, &log);
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;

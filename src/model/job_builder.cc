@@ -507,6 +507,12 @@ namespace {
 /// What the line's prefixes say about the job's nodes (Job::launch).
 void NoteLaunch(Job* job, JobBuilder::State* st, const LineMeta& meta, const EventContext& ctx) {
   LaunchFacts& launch = job->launch;
+  if (ctx.level == Level::kTorch && meta.launcher_rank >= 0 &&
+      launch.torch_ranks.size() <= LaunchFacts::kMaxTorchRanks &&
+      std::find(launch.torch_ranks.begin(), launch.torch_ranks.end(), meta.launcher_rank) ==
+          launch.torch_ranks.end()) {
+    launch.torch_ranks.push_back(meta.launcher_rank);
+  }
   if (meta.multi_node != MultiNodePrefix::kNone && launch.multi_node == MultiNodePrefix::kNone) {
     launch.multi_node = meta.multi_node;
     launch.multi_node_evidence = MakeEvidence(ctx);

@@ -83,6 +83,23 @@ constexpr KnownMessage kConfigEntries[] = {
      "unset it; on AWS use the aws-ofi-nccl release that matches the image.",
      "all versions (graph/xml.cc)",
      {"Could not open XML topology file %s : %s"}},
+    {"topo-file-incomplete", "config", "costly-setting", Severity::kError, FailureSide::kNone,
+     {"Attribute * of node cpu not found", "Attribute * of node pci not found",
+      "Attribute * of node nic not found", "Attribute * of node net not found"},
+     {},
+     "The topology XML lacks an attribute NCCL needs: init fails",
+     "NCCL read a topology file (NCCL_TOPO_FILE, often the static one aws-ofi-nccl sets for the "
+     "instance type) whose CPU, PCI or NIC node lacks an attribute it needs (the CPU's arch or "
+     "vendor, a PCI link attribute); it cannot complete the node from this machine, so the "
+     "communicator's init fails (internal error).",
+     {"an older aws-ofi-nccl ships a static topology file (p4d/p5) without the attributes newer "
+      "NCCL reads, or one that does not match a subset of the GPUs",
+      "a hand-written or VM-provider topology file for another NCCL version or machine shape"},
+     "Update aws-ofi-nccl (1.11+ generates the topology for the devices NCCL finds) or fix the "
+     "file; or unset NCCL_TOPO_FILE (check the environment, /etc/nccl.conf and what the plugin "
+     "sets) so that NCCL detects the topology itself.",
+     "all versions (graph/xml.h: \"Attribute %s of node %s not found\")",
+     {"graph/xml.h:101 NCCL WARN Attribute arch of node cpu not found"}},
     {"no-algorithm-available", "config", "costly-setting", Severity::kError, FailureSide::kNone,
      {"no algorithm/protocol available", "NCCL_ALGO was set to"},
      {},

@@ -247,6 +247,11 @@ struct LaunchFacts {
   /// which prefix it was.
   MultiNodePrefix multi_node = MultiNodePrefix::kNone;
   Evidence multi_node_evidence;
+  /// Ranks that launcher prefixes (`[rank3]:`, `[default3]:`) put on PyTorch's own lines
+  /// (tracebacks, exceptions, watchdog), distinct, in order of appearance; at most
+  /// kMaxTorchRanks (one more means "more").
+  static constexpr size_t kMaxTorchRanks = 64;
+  std::vector<int> torch_ranks;
 };
 
 struct JobStats {
