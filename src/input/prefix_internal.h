@@ -49,6 +49,10 @@ size_t MatchTimestamp(std::string_view s, LineMeta* meta);
 size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta);
 /// syslog / journald short format: `Nov 22 10:00:01[.frac] HOST IDENT[PID]: `. 0 if none.
 size_t MatchSyslog(std::string_view s, LineMeta* meta);
+/// SGLang's logger: `[2025-02-24 14:09:34 TP14] `, `[2025-04-21 07:28:41 DP1 TP3] ` (the time,
+/// then the process's parallel ranks). The TP rank is the launcher rank when no DP, PP or CP
+/// rank comes with it (those make the job's rank another number).
+size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta);
 
 // ---- prefix_launcher.cc -----------------------------------------------------------------------
 /// Prefixes starting with '[': kubectl `[pod/NAME/CONTAINER] `, mpirun `[1,3]<stdout>:`, horovod

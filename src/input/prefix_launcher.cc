@@ -98,6 +98,7 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
       meta->had_ansi = true;
       return n;
     }
+    if (size_t n = MatchBracketedTimeRanks(s, meta); n > 0) return n;
     size_t k = 1;
     const int first = ParseRank(s, &k);
     if (first < 0 || k >= s.size()) return 0;

@@ -128,6 +128,46 @@ size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
   return k + 1;
 }
 
+size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta) {
+  // "[" "2025-02-24 14:09:34" [".123" | ",123"] (" " TAG N)+ "]" [" "], TAG one of TP DP PP EP CP
+  if (s.size() < 25 || s[0] != '[') return 0;
+  const std::string_view t = s.substr(1);
+  if (!Digits(t, 0, 4) || t[4] != '-' || !Digits(t, 5, 2) || t[7] != '-' || !Digits(t, 8, 2) ||
+      t[10] != ' ' || !Digits(t, 11, 2) || t[13] != ':' || !Digits(t, 14, 2) || t[16] != ':' ||
+      !Digits(t, 17, 2)) {
+    return 0;
+  }
+  size_t k = 20;  // after the seconds
+  if (k < s.size() && (s[k] == '.' || s[k] == ',')) {
+    ++k;
+    while (k < s.size() && IsDigit(s[k])) ++k;
+  }
+  const size_t time_end = k;
+  int tp = -1;
+  bool other_rank = false;
+  int tags = 0;
+  while (k + 3 < s.size() && s[k] == ' ') {
+    const std::string_view tag = s.substr(k + 1, 2);
+    size_t d = k + 3;
+    const int value = ParseRank(s, &d);
+    if (value < 0) return 0;
+    if (tag == "TP") {
+      tp = value;
+    } else if (tag == "DP" || tag == "PP" || tag == "CP") {
+      other_rank = true;
+    } else if (tag != "EP") {
+      return 0;
+    }
+    ++tags;
+    k = d;
+  }
+  if (tags == 0 || k >= s.size() || s[k] != ']') return 0;
+  SetView(&meta->timestamp, s.substr(1, time_end - 1));
+  if (tp >= 0 && !other_rank) SetRank(meta, tp);
+  ++k;
+  return k < s.size() && s[k] == ' ' ? k + 1 : k;
+}
+
 size_t MatchSyslog(std::string_view s, LineMeta* meta) {
   // "Nov 22 10:00:01 " or "Nov  2 10:00:01.123456 "
   if (s.size() < 16 || !IsMonth(s) || s[3] != ' ') return 0;

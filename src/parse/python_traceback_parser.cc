@@ -52,6 +52,18 @@ bool ParsePythonLine(std::string_view line, bool indented, EventData* data) {
         return true;
       }
       break;
+    default:
+      break;
+  }
+  // A logger's message that introduces the traceback on the same line (SGLang: "Scheduler hit
+  // an exception: Traceback (most recent call last):").
+  if (constexpr std::string_view kStart = ": Traceback (most recent call last):";
+      t.size() > kStart.size() && EndsWith(t, kStart)) {
+    tb.kind = TracebackKind::kStart;
+    *data = tb;
+    return true;
+  }
+  switch (t.front()) {
     case 'F':
       if (StartsWith(t, "File \"") && indented) {
         // File "/work/train.py", line 49, in train_step

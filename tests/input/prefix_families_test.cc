@@ -231,5 +231,32 @@ TEST(PrefixFamilies, BareNcclLinesSkipTheMatchers) {
   EXPECT_FALSE(HasNoPrefix("svc:abc def"));
 }
 
+TEST(PrefixFamilies, SglangLoggerGivesTheTimeAndTheTensorParallelRank) {
+  // sgl-project/sglang#3820.
+  const Stripped s = Strip(
+      "[2025-02-24 14:09:34 TP14] Scheduler hit an exception: Traceback (most recent call last):");
+  EXPECT_EQ(s.text, "Scheduler hit an exception: Traceback (most recent call last):");
+  EXPECT_EQ(s.timestamp, "2025-02-24 14:09:34");
+  EXPECT_EQ(s.rank, 14);
+  const Stripped ep = Strip("[2025-06-01 10:00:00.123 TP3 EP3] Load weight end.");
+  EXPECT_EQ(ep.text, "Load weight end.");
+  EXPECT_EQ(ep.rank, 3);
+}
+
+TEST(PrefixFamilies, SglangDataParallelRankIsNotTheJobsRank) {
+  // With DP (or PP) the TP rank is a rank within one replica: the time is kept, no rank.
+  const Stripped s = Strip("[2025-04-21 07:28:41 DP1 TP3] Scheduler hit an exception:");
+  EXPECT_EQ(s.text, "Scheduler hit an exception:");
+  EXPECT_EQ(s.timestamp, "2025-04-21 07:28:41");
+  EXPECT_EQ(s.rank, -1);
+}
+
+TEST(PrefixFamilies, BracketedTimeWithoutRanksOrWithOtherWordsIsLeftAlone) {
+  // NCCL's own `[%F %T] ` timestamp is read by the NCCL head parser; other words are not ranks.
+  EXPECT_EQ(Strip("[2025-04-08 08:39:46] x").text, "[2025-04-08 08:39:46] x");
+  EXPECT_EQ(Strip("[2025-04-08 08:39:46 INFO] x").text, "[2025-04-08 08:39:46 INFO] x");
+  EXPECT_EQ(Strip("[2025-04-08 08:39:46 TPx] x").text, "[2025-04-08 08:39:46 TPx] x");
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -242,6 +242,10 @@ TEST(OpalSignal, RestOfTheReportAndLookAlikesStayQuiet) {
 
 TEST(Python, TracebackFramesAndException) {
   EXPECT_EQ(ParseAs<Traceback>("Traceback (most recent call last):").kind, TracebackKind::kStart);
+  // A logger's message that introduces it (SGLang's scheduler).
+  EXPECT_EQ(ParseAs<Traceback>("Scheduler hit an exception: Traceback (most recent call last):")
+                .kind,
+            TracebackKind::kStart);
   auto f = ParseAs<Traceback>(
       "  File \"/work/main/gpu-logs/wl.py\", line 49, in train_step");
   EXPECT_EQ(f.kind, TracebackKind::kFrame);

@@ -102,5 +102,23 @@ TEST(FieldRound6, AnAttributeMissingElsewhereIsNotTheTopologyFile) {
   EXPECT_EQ(FindingOf(r, "costly-setting"), nullptr);
 }
 
+TEST(FieldRound6, SglangsTensorParallelTagNamesTheRankOfTheOneProcess) {
+  // sgl-project/sglang#3820 (a dev excerpt): the rank was reported by host and pid only.
+  AnalysisResult r = AnalyzeText(
+      "node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to "
+      "10.0.0.4<56849> returned 113(No route to host) errno 115(Operation now in progress)\n"
+      "node5:240:240 [6] NCCL INFO misc/socket.cc:570 -> 2\n"
+      "node5:240:240 [6] NCCL INFO bootstrap.cc:285 -> 2\n"
+      "[2025-02-24 14:09:34 TP14] Scheduler hit an exception: Traceback (most recent call "
+      "last):\n"
+      "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1816, in "
+      "run_scheduler_process\n");
+  const RootCause& rc = r.root_cause.cause;
+  ASSERT_EQ(rc.culprits.size(), 1u);
+  EXPECT_EQ(rc.culprits[0].rank, 14);
+  EXPECT_EQ(rc.culprits[0].host, "node5");
+  EXPECT_EQ(rc.cls, CauseClass::kNetwork);
+}
+
 }  // namespace
 }  // namespace ncclscope
