@@ -108,6 +108,13 @@ class LineSet {
 
 }  // namespace
 
+bool IsProxyOperationReport(std::string_view m) {
+  return (m.starts_with("[Proxy Service ") &&
+          m.find("Failed to execute operation") != std::string_view::npos) ||
+         (m.starts_with("Proxy Call to rank ") && m.find(" failed") != std::string_view::npos) ||
+         m.starts_with("[Service thread] Error encountered progressing operation");
+}
+
 std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
   if (job.error_trails.empty()) return {};
   LineSet trail_lines, warn_lines, moved_on;
@@ -115,6 +122,7 @@ std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
     trail_lines.Add(t.evidence.source, t.evidence.line);
   }
   for (const WarnRecord& w : job.warnings) {
+    if (IsProxyOperationReport(w.message)) continue;  // says that it failed, not why
     for (const Evidence& e : w.evidence) warn_lines.Add(e.source, e.line);
   }
   // Lines that say NCCL went on without what failed: "Failed to initialize NET plugin IB" (IB

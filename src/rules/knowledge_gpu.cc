@@ -188,7 +188,9 @@ constexpr KnownMessage kGpuEntries[] = {
      {"Cuda failure 'peer access is not supported between these two devices'"}},
     // ---- NVLink SHARP and CollNet ----------------------------------------------------------
     {"nvls-cuda-failure", "nvls-collnet", "nvls-failure", Severity::kError, FailureSide::kNone,
-     {"Cuda failure", "CUDA error"},
+     // 'initialization error' in nvls.cc is the multicast setup failing, not the GPU unusable
+     // (vllm#9369, pytorch#130113: other CUDA work of the process ran).
+     {"Cuda failure", "CUDA error", "Cuda failure*initialization error"},
      "nvls",
      "NVLink SHARP (NVLS) setup failed with a CUDA error",
      "NCCL's NVLS transport (NVSwitch multicast) failed to create or map multicast memory: the "

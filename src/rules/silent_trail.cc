@@ -42,7 +42,8 @@ AreaText TextOf(TrailArea area) {
 
 std::optional<Finding> SilentTrailFinding(const Rule& rule, const Job& job, TrailArea area) {
   for (const WarnRecord& w : job.warnings) {
-    if (RuleOfWarning(w) != kBenignRule) return std::nullopt;  // the WARN says what failed
+    // The WARN says what failed; a proxy's operation report says only that something did.
+    if (RuleOfWarning(w) != kBenignRule && !IsProxyOperationReport(w.message)) return std::nullopt;
   }
   std::vector<const ErrorTrailRecord*> trails;
   for (const ErrorTrailRecord* t : SilentFailingTrails(job)) {

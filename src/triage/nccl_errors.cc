@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/rules/error_trail.h"
 #include "ncclscope/rules/knowledge.h"
 #include "triage_internal.h"
 
@@ -40,15 +41,7 @@ bool IsBenignWarn(const Incident& i) {
   return known != nullptr && known->rule == kBenignRule;
 }
 
-/// A proxy's report that an operation failed ("[Proxy Service 14] Failed to execute operation
-/// Connect from rank 14, retcode 2", "Proxy Call to rank 14 failed (Connect)"): it wraps the
-/// error that made the operation fail, printed by the same process before or after it.
-bool IsProxyWrapper(const Incident& i) {
-  const std::string& m = i.message;
-  return (m.rfind("[Proxy Service ", 0) == 0 &&
-          m.find("Failed to execute operation") != std::string::npos) ||
-         (m.rfind("Proxy Call to rank ", 0) == 0 && m.find(" failed") != std::string::npos);
-}
+bool IsProxyWrapper(const Incident& i) { return IsProxyOperationReport(i.message); }
 
 bool SameProcess(const Incident& a, const Incident& b) {
   return a.pid > 0 && a.pid == b.pid && a.host == b.host;
@@ -80,6 +73,23 @@ bool CascadeNamesAnotherProcess(const AttemptView& view, const Incident& wrapper
   return false;
 }
 
+/// The first return-code trail line of `wrapper`'s process that comes out of a network
+/// transport (net_ib.cc, net_socket.cc, ibvwrap.cc, socket.cc), or nullptr.
+const ErrorTrailRecord* NetworkTrailOf(const Job& job, const Incident& wrapper) {
+  for (const ErrorTrailRecord& t : job.error_trails) {
+    if (t.process < 0 || static_cast<size_t>(t.process) >= job.processes.size()) continue;
+    const Process& p = job.processes[static_cast<size_t>(t.process)];
+    if (wrapper.pid <= 0 || p.pid != static_cast<uint64_t>(wrapper.pid) ||
+        p.hostname != wrapper.host) {
+      continue;
+    }
+    for (std::string_view file : {"net_ib.cc", "net_socket.cc", "ibvwrap.cc", "misc/socket.cc"}) {
+      if (t.location.find(file) != std::string::npos) return &t;
+    }
+  }
+  return nullptr;
+}
+
 /// The root cause when a proxy's failed operation is the first error of its own: its process,
 /// with the class of the error it wraps (the same process's other NCCL errors).
 RootCause FromProxyWrapper(const AttemptView& view, const Incident& wrapper) {
@@ -104,20 +114,28 @@ RootCause FromProxyWrapper(const AttemptView& view, const Incident& wrapper) {
   rc.what = fmt::format("NCCL error: {}", wrapper.message);
   rc.evidence.push_back(wrapper.evidence);
   rc.cause_lines.push_back({wrapper.evidence.source, wrapper.evidence.line});
+  const ErrorTrailRecord* net_trail = nullptr;
   if (wrapped != nullptr) {
     rc.cls = ClassOfNcclIncident(*wrapped);
     rc.what += fmt::format(" — {}", wrapped->message);
     rc.evidence.push_back(wrapped->evidence);
     rc.cause_lines.push_back({wrapped->evidence.source, wrapped->evidence.line});
+  } else if ((net_trail = NetworkTrailOf(*view.job, wrapper)) != nullptr) {
+    // No WARN says why, but the process's return-code trail comes out of a network transport.
+    rc.cls = CauseClass::kNetwork;
+    rc.evidence.push_back(net_trail->evidence);
   }
   rc.time = wrapper.time;
   rc.time_text = wrapper.time_text;
   rc.reasoning = fmt::format(
       "{} reported the first NCCL error of its own: its proxy failed an operation (\"{}\"){}",
       RankText(c.rank, c.host, c.pid), wrapper.message,
-      wrapped == nullptr
-          ? std::string()
-          : fmt::format(", and the same process reported why: \"{}\"", wrapped->message));
+      wrapped != nullptr
+          ? fmt::format(", and the same process reported why: \"{}\"", wrapped->message)
+      : net_trail != nullptr
+          ? fmt::format(", and its return-code trail comes out of the network transport ({})",
+                        net_trail->location)
+          : std::string());
   return rc;
 }
 

@@ -36,9 +36,16 @@ std::string_view TrailAreaName(TrailArea area);
 /// The area of a trail line from its location (any path prefix: bazel, build trees) and code.
 TrailArea AreaOfTrail(std::string_view location, int code);
 
+/// A proxy's report that an operation failed ("[Proxy Service 14] Failed to execute operation
+/// Connect from rank 14, retcode 2", "Proxy Call to rank 14 failed (Connect)", "[Service thread]
+/// Error encountered progressing operation=Connect, res=3, closing connection"): it says that an
+/// operation failed, not why; the error it wraps is printed by the same process.
+bool IsProxyOperationReport(std::string_view message);
+
 /// The first failing trail line of each process that no WARN explains, in input order (at most
 /// one per process). A trail is explained when a WARN is printed on the line before its chain
-/// (the consecutive trail lines it belongs to): NCCL's own account of that failure, e.g. a
+/// (the consecutive trail lines it belongs to; a proxy's operation report does not count): NCCL's
+/// own account of that failure, e.g. a
 /// known-harmless probe ("lib wrapper not initialized" then `gdr.cc:56 -> 3`) or a plugin that
 /// failed before NCCL fell back ("aws-ofi-nccl initialization failed" then `net.cc:56 -> 2`);
 /// and when the line after the chain says NCCL went on without what failed (`net_ib.cc:852 ->
