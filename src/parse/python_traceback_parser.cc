@@ -44,21 +44,11 @@ bool ParsePythonLine(std::string_view line, bool indented, EventData* data) {
   if (t.empty()) return false;
   Traceback tb;
   tb.indented = indented;
-  switch (t.front()) {
-    case 'T':
-      if (t == "Traceback (most recent call last):") {
-        tb.kind = TracebackKind::kStart;
-        *data = tb;
-        return true;
-      }
-      break;
-    default:
-      break;
-  }
-  // A logger's message that introduces the traceback on the same line (SGLang: "Scheduler hit
-  // an exception: Traceback (most recent call last):").
-  if (constexpr std::string_view kStart = ": Traceback (most recent call last):";
-      t.size() > kStart.size() && EndsWith(t, kStart)) {
+  // The traceback's first line; also at the end of a logger's message that introduces it
+  // (SGLang: "Scheduler hit an exception: Traceback (most recent call last):").
+  constexpr std::string_view kStart = "Traceback (most recent call last):";
+  if (t == kStart || (t.size() > kStart.size() + 2 && EndsWith(t, kStart) &&
+                      t.substr(t.size() - kStart.size() - 2, 2) == ": ")) {
     tb.kind = TracebackKind::kStart;
     *data = tb;
     return true;
