@@ -47,9 +47,17 @@ bool IsDowngradedFailure(std::string_view body) {
     case 's':
     case 'B':
     case 'N':
+    case 'n':
+    case 'c':
       break;
     default:
       return false;
+  }
+  // The kernels need more shared memory than the GPU gives them (2.25 prints it at INFO; later
+  // NCCL and RCCL add "cudaArch N" in front, at WARN): init fails with a system error.
+  if ((StartsWith(body, "ncclMaxSharedMem ") || StartsWith(body, "cudaArch ")) &&
+      body.find("exceeds device/fn maxSharedMem") != std::string_view::npos) {
+    return true;
   }
   // "Call to ibv_modify_qp failed ..., retrying 1/5 ...": a retry NCCL reports, not a failure
   // (ParseNotice keeps it).

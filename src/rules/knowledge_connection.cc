@@ -125,6 +125,22 @@ constexpr KnownMessage kConnectionEntries[] = {
       "misc/socket.cc:650 NCCL WARN socketPollConnect: connect to 169.254.20.10<52597> returned "
       "Connection refused, exceeded error retry count after 35 attempts",
       "include/socket.h:185 WARN Call to connect failed : Connection refused"}},
+    {"socket-family-unsupported", "connection", "connection-error", Severity::kError,
+     FailureSide::kNetworkPath,
+     {"Socket creation failed : Address family not supported",
+      "Address family not supported by protocol"},
+     {},
+     "A socket of an address family this host does not support",
+     "NCCL could not open a socket for the address it has to use (its own interface's or the "
+     "peer's, as exchanged at bootstrap): the kernel or container does not support that address "
+     "family, so the connection never starts.",
+     {"the interface NCCL uses (NCCL_SOCKET_IFNAME, or its own pick) has only an IPv6 address "
+      "while IPv6 is disabled in this kernel or container, or the reverse",
+      "ranks run different NCCL versions or builds, so a peer's address arrives garbled"},
+     kFixPath,
+     "all versions (socket.h / socket.cc: \"Net : Socket creation failed : %s\")",
+     {"include/socket.h:318 NCCL WARN Net : Socket creation failed : Address family not "
+      "supported by protocol"}},
     {"conn-retrying", "connection", "connection-error", Severity::kWarning,
      FailureSide::kNetworkPath,
      {"connect to * returned * retrying", "Connect to * failed * retrying",

@@ -72,6 +72,23 @@ constexpr KnownMessage kGpuEntries[] = {
      "all versions",
      {"misc/cudawrap.cc:33 NCCL WARN Cuda failure 'initialization error'",
       "Cuda failure 'all CUDA-capable devices are busy or unavailable'"}},
+    {"kernel-shared-memory-exceeded", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"ncclMaxSharedMem * exceeds device/fn maxSharedMem"},
+     {},
+     "NCCL's kernels need more shared memory than this GPU allows",
+     "The NCCL library's kernels ask for more shared memory per block than the GPU (or the "
+     "kernel function) supports, so NCCL cannot launch them and the communicator's init fails "
+     "(system error): this NCCL build does not support the GPU's architecture.",
+     {"an NCCL release older than the GPU (a new architecture, e.g. NCCL 2.25 on GeForce RTX "
+      "50-series GPUs)",
+      "an NCCL or RCCL built for other architectures (NVCC_GENCODE, a custom build)"},
+     "Use a newer NCCL release that supports this GPU (update the nvidia-nccl-cu* wheel or "
+     "libnccl2, and check which libnccl.so the process loads), or build NCCL with this "
+     "architecture in NVCC_GENCODE.",
+     "2.25+ (enqueue.cc: \"ncclMaxSharedMem %d exceeds device/fn maxSharedMem %zu\", INFO; "
+     "later and RCCL: \"cudaArch %d ncclMaxSharedMem %d exceeds ...\", WARN)",
+     {"NCCL INFO ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856",
+      "NCCL WARN cudaArch 940 ncclMaxSharedMem 32832 exceeds device/fn maxSharedMem 32768"}},
     {"cuda-fabric-not-initialized", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
      {"system not yet initialized"},
      {},
