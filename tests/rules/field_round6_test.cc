@@ -12,6 +12,7 @@ namespace ncclscope {
 namespace {
 
 using testing::FindingOf;
+using testing::OneCulprit;
 
 // pytorch/pytorch#150852: one process's NCCL lines (no init line names its rank), then
 // PyTorch's `[rank0]:` traceback of the error NCCL raised.
@@ -31,9 +32,7 @@ constexpr std::string_view kOneProcessNvlsFailure =
 TEST(FieldRound6, ThePasteOfOneProcessAndOneTaggedRankIsThatRank) {
   AnalysisResult r = AnalyzeText(kOneProcessNvlsFailure);
   const RootCause& rc = r.root_cause.cause;
-  ASSERT_EQ(rc.culprits.size(), 1u);
-  EXPECT_EQ(rc.culprits[0].rank, 0);
-  EXPECT_EQ(rc.culprits[0].host, "devgpu263");
+  ASSERT_TRUE(OneCulprit(r, 0, "devgpu263"));
   EXPECT_EQ(rc.culprits[0].pid, 589012);
   EXPECT_EQ(rc.cls, CauseClass::kNcclError);
   EXPECT_NE(rc.reasoning.find("invalid argument"), std::string::npos) << rc.reasoning;
@@ -48,10 +47,7 @@ TEST(FieldRound6, ATracebackWithoutItsErrorStillNamesTheRankOfTheOneProcess) {
       "[rank1]: Traceback (most recent call last):\n"
       "[rank1]:   File \"/home/yyc/dist.py\", line 45, in <module>\n"
       "[rank1]:     main()\n");
-  const RootCause& rc = r.root_cause.cause;
-  ASSERT_EQ(rc.culprits.size(), 1u);
-  EXPECT_EQ(rc.culprits[0].rank, 1);
-  EXPECT_EQ(rc.culprits[0].host, "iZmj7cfy2ysqwfo0nrci4pZ");
+  EXPECT_TRUE(OneCulprit(r, 1, "iZmj7cfy2ysqwfo0nrci4pZ"));
 }
 
 TEST(FieldRound6, TwoTaggedRanksLeaveTheProcessWithoutARank) {
@@ -113,11 +109,8 @@ TEST(FieldRound6, SglangsTensorParallelTagNamesTheRankOfTheOneProcess) {
       "last):\n"
       "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1816, in "
       "run_scheduler_process\n");
-  const RootCause& rc = r.root_cause.cause;
-  ASSERT_EQ(rc.culprits.size(), 1u);
-  EXPECT_EQ(rc.culprits[0].rank, 14);
-  EXPECT_EQ(rc.culprits[0].host, "node5");
-  EXPECT_EQ(rc.cls, CauseClass::kNetwork);
+  EXPECT_TRUE(OneCulprit(r, 14, "node5"));
+  EXPECT_EQ(r.root_cause.cause.cls, CauseClass::kNetwork);
 }
 
 }  // namespace
