@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <string_view>
+#include <string>
 #include <tuple>
+#include <unordered_map>
 #include <variant>
 
 #include "ncclscope/base/signals.h"
@@ -698,6 +700,37 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
 
 namespace {
 
+/// The host of a pid that a launcher line names, from the job's NCCL processes (also those
+/// whose lines were all noise, which get no ProcessInstance): the one process with that pid;
+/// else, when every NCCL process of the input runs on one host, that host (a local launcher's
+/// process runs beside them). "" when neither says.
+class PidHosts {
+ public:
+  explicit PidHosts(const Job& job) {
+    for (const Process& p : job.processes) {
+      if (p.hostname.empty()) continue;
+      auto [it, fresh] = by_pid_.try_emplace(p.pid, p.hostname);
+      if (!fresh && it->second != p.hostname) it->second.clear();  // two hosts: unknown
+      if (single_.empty() && !several_) {
+        single_ = p.hostname;
+      } else if (p.hostname != single_) {
+        several_ = true;
+        single_.clear();
+      }
+    }
+  }
+  std::string HostOf(int64_t pid) const {
+    auto it = by_pid_.find(static_cast<uint32_t>(pid));
+    if (it != by_pid_.end()) return it->second;
+    return single_;
+  }
+
+ private:
+  std::unordered_map<uint32_t, std::string> by_pid_;
+  std::string single_;
+  bool several_ = false;
+};
+
 /// A paste of one process: NCCL's lines name its host and pid but not its rank (no init or
 /// connection line in it states one), PyTorch's `[rankN]:` lines name a rank but no process.
 /// When the job has one attempt and one NCCL process, none of whose lines says a peer went away
@@ -747,6 +780,7 @@ void IncidentRecorder::Finish(Job* job) const {
     if (it != connection_rank_.end() && !it->second.conflict) p.rank = it->second.rank;
   }
   LinkLoneProcessToTaggedRank(*job, &log);
+  const PidHosts pid_hosts(*job);
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;
@@ -816,6 +850,10 @@ void IncidentRecorder::Finish(Job* job) const {
       }
     }
     if (same_host) i.rank = it->second.first;
+  }
+  // Hosts of the pids launcher lines name, once ranks are settled (PidHosts).
+  for (Incident& i : log.incidents) {
+    if (i.host.empty() && i.pid > 0) i.host = pid_hosts.HostOf(i.pid);
   }
   // Times: lines before the first timestamp of their input take the next one's.
   for (size_t k = log.incidents.size(); k-- > 0;) {

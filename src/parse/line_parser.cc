@@ -233,12 +233,24 @@ inline bool IsCut(const EventContext& ctx, const EventData& data) {
   return std::holds_alternative<Unrecognized>(data) && IsCutUnrecognized(b);
 }
 
+/// Whether "NCCL" at `at` starts a name: not the tail of a longer one (`TORCH_NCCL_ASYNC_...`,
+/// PyTorch's own settings).
+bool StartsName(std::string_view text, size_t at) {
+  if (at == 0) return true;
+  const char c = text[at - 1];
+  return !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+}
+
 /// A line whose every "NCCL" starts an environment assignment (`NCCL_DEBUG=INFO`): a shell
 /// command, `env` output, a launcher echoing its environment.
 bool OnlyAssignsNcclVariables(std::string_view text) {
   size_t at = text.find("NCCL");
   if (at == std::string_view::npos) return false;
   for (; at != std::string_view::npos; at = text.find("NCCL", at + 4)) {
+    // PyTorch's TORCH_NCCL_* settings are assignments too (not NCCL's: NextNcclAssignment
+    // skips them).
+    const bool torch = at >= 6 && text.substr(at - 6, 6) == "TORCH_" && StartsName(text, at - 6);
+    if (!StartsName(text, at) && !torch) return false;
     size_t k = at + 4;
     if (k >= text.size() || text[k] != '_') return false;
     while (k < text.size() && ((text[k] >= 'A' && text[k] <= 'Z') || text[k] == '_' ||
@@ -256,6 +268,10 @@ bool NextNcclAssignment(std::string_view* text, EnvSetting* out) {
   for (;;) {
     const size_t at = text->find("NCCL_");
     if (at == std::string_view::npos) return false;
+    if (!StartsName(*text, at)) {  // TORCH_NCCL_...: not NCCL's variable
+      text->remove_prefix(at + 5);
+      continue;
+    }
     const size_t eq = text->find('=', at);
     if (eq == std::string_view::npos) return false;
     out->name = text->substr(at, eq - at);

@@ -186,6 +186,25 @@ constexpr KnownMessage kConfigEntries[] = {
      "all versions (codes 4 and 5)",
      {"torch.distributed.DistBackendError: NCCL error in: .../NCCLUtils.cpp:93, invalid usage "
       "(run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9"}},
+    {"comm-used-after-failure", "other", "nccl-warn", Severity::kError, FailureSide::kNone,
+     {"has already been destroyed", "root should be in the 0..-1 range"},
+     {},
+     "The program used a communicator that failed or was destroyed",
+     "A collective ran on a communicator that is gone: it was destroyed or aborted, or its init "
+     "failed, so it has no ranks (\"root should be in the 0..-1 range\"). These lines are "
+     "fallout: the failure that ended the communicator comes before them.",
+     {"the communicator's init failed (the first WARN or error of the rank says why) and the "
+      "framework went on using it",
+      "the program (or PyTorch after an error) destroyed or aborted the communicator while "
+      "another thread still enqueued collectives on it"},
+     "Find the first error of the rank before these lines and fix that; then check that the "
+     "program stops (or recreates the process group) after a failed collective instead of "
+     "issuing more on the same communicator.",
+     "all versions (argcheck.cc: \"%s : invalid root %d (root should be in the 0..%d range)\"; "
+     "init.cc: \"comm %p has already been destroyed\")",
+     {"misc/argcheck.cc:39 NCCL WARN AllReduce : invalid root 0 (root should be in the 0..-1 "
+      "range)",
+      "init.cc:1137 NCCL WARN comm 0x7fd72034c4d0 has already been destroyed"}},
     {"topology-real-path", "other", "nccl-warn", Severity::kError, FailureSide::kNone,
      {"Could not find real path of"},
      {},

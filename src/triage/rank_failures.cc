@@ -10,6 +10,7 @@
 
 #include "ncclscope/base/signals.h"
 #include "ncclscope/model/timeline.h"
+#include "ncclscope/rules/error_trail.h"
 #include "triage_internal.h"
 
 namespace ncclscope::triage_internal {
@@ -120,6 +121,8 @@ History HistoryOf(const AttemptView& view, const RankFailure& f) {
       case IncidentKind::kNcclError:
         if (i->cascade || Contains(i->message, "communicator was aborted")) {
           if (h.cascade == nullptr) h.cascade = i;
+        } else if (IsProxyOperationReport(i->message)) {
+          // Says that an operation failed, not why: not what ended the process.
         } else if (h.own_error == nullptr && i->kind == IncidentKind::kNcclWarn) {
           h.own_error = i;
         } else if (h.own_error == nullptr && i->type.empty()) {
