@@ -104,6 +104,13 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
     if (first < 0 || k >= s.size()) return 0;
     if (s[k] == ']') {  // horovod `[3]<stdout>:`
       const size_t tag = StreamTagLength(s, k + 1);
+      // A rank tag glued to NCCL's head (`[15]worker-23:83:2526 [0] NCCL WARN ...`, a
+      // collector that dropped horovod's `<stdout>:`).
+      if (tag == 0 && k + 1 < s.size() && (IsAlpha(s[k + 1]) || IsDigit(s[k + 1])) &&
+          StartsWithHeadOrPrefix(s.substr(k + 1))) {
+        SetRank(meta, first);
+        return k + 1;
+      }
       if (tag == 0) {
         // A line number or tag in brackets before another bracketed prefix (`[1784] [rank0]:[E602
         // ...`, `[12] [pod/...] `): dropped; what it counts is not known, so no rank is taken.

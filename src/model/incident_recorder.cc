@@ -787,8 +787,12 @@ void IncidentRecorder::Finish(Job* job) const {
     const ProcessInstance* by_rank = nullptr;
     for (const ProcessInstance& p : log.instances) {
       if (p.attempt != i.attempt) continue;
+      // A line with a host is that host's process; torchrun's exit lines name the agent's host
+      // (its own), not always the worker's as NCCL prints it.
+      const bool torchrun_exit =
+          i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kTorchrun;
       if (i.pid > 0 && p.pid == static_cast<uint64_t>(i.pid) &&
-          (i.host.empty() || i.host == p.host || i.reporter == ExitReporter::kTorchrun)) {
+          (i.host.empty() || i.host == p.host || torchrun_exit)) {
         by_pid = &p;
       }
       if (i.rank >= 0 && p.rank == i.rank) by_rank = &p;

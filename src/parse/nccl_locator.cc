@@ -16,9 +16,11 @@ bool IsWordChar(char c) {
 }
 
 /// Characters that end a host name read backwards: blanks and the punctuation that launchers
-/// put around it (`[1,0]<stdout>:host`, `(pid=1)`, `|`, quotes).
+/// put around it (`[1,0]<stdout>:host`, `(pid=1)`, `|`, quotes, a markdown code span's
+/// backtick).
 bool EndsHost(char c) {
   switch (c) {
+    case '`':
     case ' ':
     case '\t':
     case ':':

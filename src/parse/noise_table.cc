@@ -215,6 +215,12 @@ constexpr NoisePrefix kNoise[] = {
     {"Disabling external plugins", "plugin"},
     {"Successfully loaded external", "plugin"},
     {"dlsym failed", "plugin"},
+    // Google's FastSocket net plugin (net_fastsocket.cc): its queues and connection retries.
+    {"NET/FastSocket : ", "plugin"},
+    {"accept qid: ", "plugin"},
+    {"connect qid: ", "plugin"},
+    {"accept incoming cpu: ", "plugin"},
+    {"connect incoming cpu: ", "plugin"},
     // CollNet chains and collective planning.
     {"CollNet ", "collnet"},
     {"Collnet ", "collnet"},

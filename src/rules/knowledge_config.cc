@@ -230,6 +230,22 @@ constexpr KnownMessage kConfigEntries[] = {
      "Nothing to fix, unless the nodes have RDMA NICs (then install rdma-core in the image).",
      "all versions",
      {"misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]"}},
+    {"benign-fastsocket", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
+     {"Cannot get incoming CPU", "Maximum retry reached for accept",
+      "Maximum retry reached for connect"},
+     {},
+     "Google's FastSocket plugin could not steer a flow or retried a connection (it goes on)",
+     "The FastSocket net plugin (GCP) could not read which CPU receives a socket's traffic "
+     "(receive steering is not set up), or gave up waiting for its queue mapping after its retry "
+     "limit; it then connects anyway (\"Connected after N retries\"), possibly without its "
+     "per-CPU steering and so without its speed-up.",
+     {"the VM's NIC (gVNIC) lacks the receive steering (aRFS/RSS) FastSocket expects, or the "
+      "image does not set it up"},
+     "Nothing to fix for correctness. If FastSocket brings no speed-up, check the gVNIC driver "
+     "and the image's network tuning that Google documents for the plugin, or drop the plugin.",
+     "nccl-fastsocket (net_fastsocket.cc)",
+     {"net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
+      "net_fastsocket.cc:674 NCCL WARN Maximum retry reached for connect 3."}},
     {"benign-verbs-wrapper", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
      {"lib wrapper not initialized"},
      "ibvwrap",

@@ -147,6 +147,21 @@ constexpr KnownMessage kPluginEntries[] = {
      "FI_EFA_USE_DEVICE_RDMA=0.",
      "aws-ofi-nccl 1.7.0+",
      {"NET/OFI GDR disabled on GDR-supported instance type %s"}},
+    {"efa-device-without-rdma", "gdr", "no-gdrdma", Severity::kWarning, FailureSide::kNone,
+     {"FI_HMEM capability requires RDMA, which this device does not support"},
+     {},
+     "The EFA device has no RDMA: no GPUDirect over EFA",
+     "libfabric's EFA provider cannot offer GPU memory (FI_HMEM) because this EFA device does "
+     "not support RDMA: aws-ofi-nccl stages every transfer through host memory, or on versions "
+     "that require it, cannot use the provider at all.",
+     {"an instance type whose EFA lacks RDMA read (e.g. p3dn, g4dn) rather than p4d/p5",
+      "an old EFA driver or libfabric that does not enable RDMA on this device"},
+     "Run on an instance type whose EFA supports RDMA (p4d, p5 and later) with the current EFA "
+     "installer; on others expect host-staged transfers and use an aws-ofi-nccl release that "
+     "supports them.",
+     "libfabric efa provider (rxr_info_to_rxr)",
+     {"libfabric:462:1673041636:efa:core:rxr_info_to_rxr():506<warn> FI_HMEM capability "
+      "requires RDMA, which this device does not support."}},
     {"net-plugin-missing", "net-plugin", "net-plugin-failed", Severity::kWarning,
      FailureSide::kNone,
      {"NET/Plugin*Could not find: libnccl-net-", "Plugin load returned", "Plugin load (",

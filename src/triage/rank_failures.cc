@@ -471,6 +471,21 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     if (const ProcessInstance* p = view.ProcessOfRank(f.rank)) {
       if (f.host.empty() || f.host == "localhost") f.host = p->host;
       if (f.pid <= 0) f.pid = p->pid;
+    } else if (f.rank < 0 && f.pid <= 0 && !f.host.empty()) {
+      // A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure"): the
+      // one NCCL process of the attempt on that host, when there is one.
+      const ProcessInstance* only = nullptr;
+      int count = 0;
+      for (const ProcessInstance* q : view.processes) {
+        if (q->host == f.host) {
+          only = q;
+          ++count;
+        }
+      }
+      if (count == 1) {
+        f.rank = only->rank;
+        f.pid = only->pid;
+      }
     }
     Classify(&f);
     JudgeFallout(view, &f);

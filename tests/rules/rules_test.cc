@@ -501,11 +501,11 @@ TEST(DebugInfoMissing, NoNcclLines) {
 
 TEST(NcclWarn, UnexplainedWarningReported) {
   JobFixture fx = HealthySingleNode();
-  // google/nccl-fastsocket#4: a plugin's own warning no rule knows.
-  fx.AddWarn(WarnCategory::kOther, "Cannot get incoming CPU.", 0, "net_fastsocket.cc:765");
+  // Azure/AML-Kubernetes#58: a warning no entry of the catalog explains.
+  fx.AddWarn(WarnCategory::kOther, "Invalid rank requested : 2/2", 0, "init.cc:981");
   auto f = Of(fx.Run(), "nccl-warn");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].message.find("Cannot get incoming CPU"), std::string::npos);
+  EXPECT_NE(f[0].message.find("Invalid rank requested"), std::string::npos);
   EXPECT_EQ(f[0].evidence.size(), 1u);
 }
 
