@@ -396,6 +396,14 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         return;
       }
     }
+    if (auto it = src.progress_timeout.find(rank); it != src.progress_timeout.end()) {
+      Incident& known = job->incidents.incidents[static_cast<size_t>(it->second)];
+      if (known.kind == IncidentKind::kWatchdogTimeout && known.seq == w->seq) {
+        known.op = std::string(w->op_type);
+        known.numel = w->numel_in;
+        return;
+      }
+    }
     Incident i = base;
     i.kind = IncidentKind::kWatchdogTimeout;
     i.rank = rank;
@@ -417,7 +425,25 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.seq = p->failed_seq;
     i.last_enqueued = p->last_enqueued;
     i.last_completed = p->last_completed;
+    Incident timeout = i;
     Push(std::move(i), ctx, src, job);
+    bool told = false;  // the rank's "Watchdog caught ..." line for this work came first
+    for (const Incident& k : job->incidents.incidents) {
+      told = told || (k.kind == IncidentKind::kWatchdogTimeout && k.rank == timeout.rank &&
+                      k.seq == p->failed_seq && k.evidence.source == ctx.source);
+    }
+    if (p->timeout && !told && timeout.rank >= 0 && p->failed_seq >= 0 &&
+        src.progress_timeout.count(timeout.rank) == 0) {
+      // PyTorch 2.5+ says the watchdog timed out here; its "Watchdog caught ..." line (when the
+      // input has it) adds the operation to this incident.
+      timeout.kind = IncidentKind::kWatchdogTimeout;
+      timeout.last_enqueued = -1;
+      timeout.last_completed = -1;
+      if (Push(std::move(timeout), ctx, src, job) != nullptr) {
+        src.progress_timeout[LineRank(ctx, p->rank)] =
+            static_cast<int>(job->incidents.incidents.size()) - 1;
+      }
+    }
     return;
   }
   if (const auto* f = std::get_if<FrameworkEvent>(&d)) {

@@ -70,6 +70,9 @@ class IncidentRecorder {
     /// unknown): the parser's join of that line and the next completes it.
     int cut_timeout = -1;
     uint64_t cut_timeout_line = 0;
+    /// Timeouts read from "Timeout at NCCL work: N" lines, per rank: the rank's "Watchdog caught
+    /// collective operation timeout" line for the same work completes the same incident.
+    std::map<int, int> progress_timeout;
     AttemptInfo attempt_info;
   };
   struct InstanceKey {

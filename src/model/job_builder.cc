@@ -444,6 +444,15 @@ struct Folder {
     if (e.last_enqueued >= 0) s.last_enqueued = e.last_enqueued;
     if (e.last_completed >= 0) s.last_completed = e.last_completed;
     if (e.failed_seq >= 0) s.timeout_seq = e.failed_seq;
+    // PyTorch 2.5+'s "Timeout at NCCL work: N": a timeout of this rank, unless its "Watchdog
+    // caught ..." line (printed first) already said so in another group's record.
+    if (e.timeout && !s.timed_out) {
+      bool known = false;
+      for (const TorchRankState& o : job->torch_ranks) {
+        known = known || (o.rank == rank && o.timed_out);
+      }
+      s.timed_out = !known;
+    }
     if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
     int p = ProcessOfGlobalRank(*st, rank);
     if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);

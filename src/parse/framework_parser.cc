@@ -182,7 +182,10 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
       p.last_completed = IntAfter(msg, "last completed work: ");
     } else {
       if (Has(msg, "at work: ")) p.failed_seq = IntAfter(msg, "at work: ");
-      if (StartsWith(msg, "Timeout at NCCL work: ")) p.failed_seq = IntAfter(msg, "NCCL work: ");
+      if (StartsWith(msg, "Timeout at NCCL work: ")) {
+        p.failed_seq = IntAfter(msg, "NCCL work: ");
+        p.timeout = true;
+      }
       p.last_enqueued = IntAfter(msg, "ast enqueued NCCL work: ");
       p.last_completed = IntAfter(msg, "ast completed NCCL work: ");
     }

@@ -238,6 +238,40 @@ const Incident* FirstOfKind(const AttemptView& view, IncidentKind kind) {
   return nullptr;
 }
 
+/// PyTorch's heartbeat monitor found a rank's watchdog thread stuck ("Heartbeat monitor timed
+/// out!", "ProcessGroupNCCL's watchdog got stuck for 600 seconds") and took the process down:
+/// an NCCL or CUDA call hung in it. With no error or timeout of any rank in the input, that is
+/// all the input says: a hang, no rank named as its cause.
+RootCause FromHeartbeats(const AttemptView& view, const Incident& first) {
+  RootCause rc;
+  rc.cls = CauseClass::kTimeoutUnknown;
+  rc.job_failed = true;
+  rc.confidence = Confidence::kLow;
+  rc.time = first.time;
+  rc.time_text = first.time_text;
+  std::vector<int> ranks;
+  for (const Incident* i : view.incidents) {
+    if (i->kind != IncidentKind::kHeartbeat) continue;
+    if (rc.evidence.size() < 4) rc.evidence.push_back(i->evidence);
+    rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+    if (i->rank >= 0 && std::find(ranks.begin(), ranks.end(), i->rank) == ranks.end()) {
+      ranks.push_back(i->rank);
+    }
+  }
+  std::sort(ranks.begin(), ranks.end());
+  const std::string who =
+      ranks.empty() ? std::string("a rank") : fmt::format("rank(s) {}", RankRanges(ranks));
+  rc.what = "— the job hung: the watchdog got stuck in an NCCL or CUDA call";
+  rc.reasoning = fmt::format(
+      "PyTorch's heartbeat monitor found the watchdog thread of {} stuck and took the process "
+      "down: an NCCL or CUDA call hung in it (a collective some rank never joined, a GPU fault, "
+      "or a deadlock with another thread); no rank reported an error or a collective timeout "
+      "in the input, so none is named (TORCH_NCCL_DUMP_ON_TIMEOUT=1 and the flight recorder show "
+      "where each rank stopped)",
+      who);
+  return rc;
+}
+
 RootCause AnalyzeAttempt(const Job& job, int attempt) {
   const AttemptView view = ViewOf(job, attempt);
   std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
@@ -291,6 +325,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *nccl;
   } else if (std::optional<RootCause> trail = triage_internal::FromErrorTrails(view)) {
     rc = *trail;
+  } else if (const Incident* heartbeat = FirstOfKind(view, IncidentKind::kHeartbeat)) {
+    rc = FromHeartbeats(view, *heartbeat);
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

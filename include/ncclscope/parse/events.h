@@ -315,6 +315,9 @@ struct WorkProgress {  // "... last enqueued work: 6, last completed work: 1" (a
   int pg_id = -1;
   std::string_view pg_desc;  // "default_pg"
   int64_t failed_seq = -1, last_enqueued = -1, last_completed = -1;
+  /// PyTorch 2.5+'s "Timeout at NCCL work: N, ...": the watchdog timed out at work N (also when
+  /// the excerpt lacks its "Watchdog caught collective operation timeout" line).
+  bool timeout = false;
 };
 struct FrameworkNcclError {  // "NCCL error in: file:93, unhandled system error (...), NCCL
                              // version 2.28.9"
