@@ -110,20 +110,26 @@ size_t MatchTimestamp(std::string_view s, LineMeta* meta) {
   return k;
 }
 
-size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
-  // "2020-11-08 20:25:49" [".123" | ",123"] " "
-  if (s.size() < 21 || !Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
+/// Length of a logger's `2020-11-08 20:25:49` [`.123` | `,123`] at the start of `s`, or 0.
+size_t DateTimeLength(std::string_view s) {
+  if (s.size() < 19 || !Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
       !Digits(s, 8, 2) || s[10] != ' ' || !Digits(s, 11, 2) || s[13] != ':' ||
       !Digits(s, 14, 2) || s[16] != ':' || !Digits(s, 17, 2)) {
     return 0;
   }
   size_t k = 19;
   if (k < s.size() && (s[k] == '.' || s[k] == ',')) {
-    size_t d = k + 1;
-    while (d < s.size() && IsDigit(s[d])) ++d;
-    k = d;
+    ++k;
+    while (k < s.size() && IsDigit(s[k])) ++k;
   }
-  if (k >= s.size() || s[k] != ' ' || !StartsWithHeadOrPrefix(s.substr(k + 1))) return 0;
+  return k;
+}
+
+size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
+  // "2020-11-08 20:25:49" [".123" | ",123"] " "
+  if (s.size() < 21) return 0;
+  const size_t k = DateTimeLength(s);
+  if (k == 0 || k >= s.size() || s[k] != ' ' || !StartsWithHeadOrPrefix(s.substr(k + 1))) return 0;
   SetView(&meta->timestamp, s.substr(0, k));
   return k + 1;
 }
@@ -131,18 +137,10 @@ size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
 size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta) {
   // "[" "2025-02-24 14:09:34" [".123" | ",123"] (" " TAG N)+ "]" [" "], TAG one of TP DP PP EP CP
   if (s.size() < 25 || s[0] != '[') return 0;
-  const std::string_view t = s.substr(1);
-  if (!Digits(t, 0, 4) || t[4] != '-' || !Digits(t, 5, 2) || t[7] != '-' || !Digits(t, 8, 2) ||
-      t[10] != ' ' || !Digits(t, 11, 2) || t[13] != ':' || !Digits(t, 14, 2) || t[16] != ':' ||
-      !Digits(t, 17, 2)) {
-    return 0;
-  }
-  size_t k = 20;  // after the seconds
-  if (k < s.size() && (s[k] == '.' || s[k] == ',')) {
-    ++k;
-    while (k < s.size() && IsDigit(s[k])) ++k;
-  }
-  const size_t time_end = k;
+  const size_t time_length = DateTimeLength(s.substr(1));
+  if (time_length == 0) return 0;
+  const size_t time_end = 1 + time_length;
+  size_t k = time_end;
   int tp = -1;
   bool other_rank = false;
   int tags = 0;

@@ -427,22 +427,25 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.last_completed = p->last_completed;
     Incident timeout = i;
     Push(std::move(i), ctx, src, job);
-    bool told = false;  // the rank's "Watchdog caught ..." line for this work came first
-    for (const Incident& k : job->incidents.incidents) {
-      told = told || (k.kind == IncidentKind::kWatchdogTimeout && k.rank == timeout.rank &&
-                      k.seq == p->failed_seq && k.evidence.source == ctx.source);
+    if (!p->timeout || timeout.rank < 0 || p->failed_seq < 0 ||
+        src.progress_timeout.count(timeout.rank) > 0) {
+      return;
     }
-    if (p->timeout && !told && timeout.rank >= 0 && p->failed_seq >= 0 &&
-        src.progress_timeout.count(timeout.rank) == 0) {
-      // PyTorch 2.5+ says the watchdog timed out here; its "Watchdog caught ..." line (when the
-      // input has it) adds the operation to this incident.
-      timeout.kind = IncidentKind::kWatchdogTimeout;
-      timeout.last_enqueued = -1;
-      timeout.last_completed = -1;
-      if (Push(std::move(timeout), ctx, src, job) != nullptr) {
-        src.progress_timeout[LineRank(ctx, p->rank)] =
-            static_cast<int>(job->incidents.incidents.size()) - 1;
+    for (const Incident& k : job->incidents.incidents) {
+      // The rank's "Watchdog caught ..." line for this work came first: it is the timeout.
+      if (k.kind == IncidentKind::kWatchdogTimeout && k.rank == timeout.rank &&
+          k.seq == p->failed_seq && k.evidence.source == ctx.source) {
+        return;
       }
+    }
+    // PyTorch 2.5+ says the watchdog timed out here; its "Watchdog caught ..." line (when the
+    // input has it) adds the operation to this incident.
+    timeout.kind = IncidentKind::kWatchdogTimeout;
+    timeout.last_enqueued = -1;
+    timeout.last_completed = -1;
+    const int rank = timeout.rank;
+    if (Push(std::move(timeout), ctx, src, job) != nullptr) {
+      src.progress_timeout[rank] = static_cast<int>(job->incidents.incidents.size()) - 1;
     }
     return;
   }
@@ -811,12 +814,12 @@ void IncidentRecorder::Finish(Job* job) const {
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;
     const ProcessInstance* by_rank = nullptr;
+    // A line with a host is that host's process; torchrun's exit lines name the agent's host
+    // (its own), not always the worker's as NCCL prints it.
+    const bool torchrun_exit =
+        i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kTorchrun;
     for (const ProcessInstance& p : log.instances) {
       if (p.attempt != i.attempt) continue;
-      // A line with a host is that host's process; torchrun's exit lines name the agent's host
-      // (its own), not always the worker's as NCCL prints it.
-      const bool torchrun_exit =
-          i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kTorchrun;
       if (i.pid > 0 && p.pid == static_cast<uint64_t>(i.pid) &&
           (i.host.empty() || i.host == p.host || torchrun_exit)) {
         by_pid = &p;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/base/ascii.h"
 #include "ncclscope/base/byte_words.h"
 #include "ncclscope/parse/nccl_locator.h"
 
@@ -236,9 +237,7 @@ inline bool IsCut(const EventContext& ctx, const EventData& data) {
 /// Whether "NCCL" at `at` starts a name: not the tail of a longer one (`TORCH_NCCL_ASYNC_...`,
 /// PyTorch's own settings).
 bool StartsName(std::string_view text, size_t at) {
-  if (at == 0) return true;
-  const char c = text[at - 1];
-  return !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+  return at == 0 || !ascii::IsWordChar(text[at - 1]);
 }
 
 /// A line whose every "NCCL" starts an environment assignment (`NCCL_DEBUG=INFO`): a shell

@@ -4,16 +4,14 @@
 
 #include <cstring>
 
+#include "ncclscope/base/ascii.h"
 #include "text_cursor.h"
 
 namespace ncclscope {
 namespace {
 
 using parse_internal::IsDigit;
-
-bool IsWordChar(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+using ascii::IsWordChar;
 
 /// Characters that end a host name read backwards: blanks and the punctuation that launchers
 /// put around it (`[1,0]<stdout>:host`, `(pid=1)`, `|`, quotes, a markdown code span's

@@ -8,13 +8,13 @@
 // Every line is one event; the model stitches frames to the exception of the same rank.
 #include <string_view>
 
+#include "ncclscope/base/ascii.h"
 #include "process_end_parsers.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
 namespace {
 
-bool IsIdentChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 
 /// Length of a dotted Python type name at the start of `s` whose last part names an exception
 /// ("ValueError", "torch.OutOfMemoryError", "KeyboardInterrupt"); 0 otherwise.
@@ -22,7 +22,7 @@ size_t ExceptionTypeLength(std::string_view s) {
   if (s.empty() || !(IsAlpha(s[0]) || s[0] == '_')) return 0;
   size_t n = 0;
   size_t last = 0;
-  while (n < s.size() && (IsIdentChar(s[n]) || s[n] == '.')) {
+  while (n < s.size() && (ascii::IsWordChar(s[n]) || s[n] == '.')) {
     if (s[n] == '.') last = n + 1;
     ++n;
   }

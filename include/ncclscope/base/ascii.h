@@ -8,6 +8,8 @@ constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 constexpr bool IsAlpha(char c) { return IsLower(c) || (c >= 'A' && c <= 'Z'); }
 constexpr bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+/// A character of an identifier (C, Python, environment variable names).
+constexpr bool IsWordChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 
 }  // namespace ncclscope::ascii
 
