@@ -10,6 +10,8 @@
 #   NCCLSCOPE=path/to/ncclscope      binary to measure (default: build-rel/ncclscope, built here)
 #   NCCLSCOPE_BASE=path/to/ncclscope a second binary timed in the same runs (e.g. an older commit)
 #   BASE_TIMEOUT=120                 seconds one run of the second binary may take
+#   ALL_CORES=1    also time analyze with its default --jobs (one thread per core), in the same
+#                  runs: the "cores" columns (MB/s and ratio to the single-threaded grep)
 #
 # Shapes (bench/gen_shapes.py; every line comes from testdata/corpus/h200x4):
 #   mixed    coll_heavy + subsys_all + default per host, 64 hosts (the original run_bench.sh log)
@@ -36,6 +38,7 @@ MEMCHECK=${MEMCHECK:-1}
 KEEP=${KEEP:-0}
 BENCH_DIR=${BENCH_DIR:-/tmp/ncclscope-bench}
 BASE_TIMEOUT=${BASE_TIMEOUT:-120}
+ALL_CORES=${ALL_CORES:-0}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN="$ROOT/bench/gen_shapes.py"
 
@@ -124,10 +127,12 @@ echo "ncclscope benchmark: $(nproc) cores, $(uname -m), $SIZE_MB MB per shape, b
   "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 echo "binary: $NCCLSCOPE${BASE:+; second binary: $BASE}"
 hdr="%-9s %8s %10s %10s %7s %8s"
+[[ "$ALL_CORES" == 1 ]] && hdr+=" %10s %7s"
 [[ -n "$BASE" ]] && hdr+=" %10s %7s"
 [[ "$MEMCHECK" == 1 ]] && hdr+=" %16s"
 hdr+="\n"
 args=(shape MB "grep MB/s" "ncs MB/s" ratio "cpu rat")
+[[ "$ALL_CORES" == 1 ]] && args+=("cores MB/s" ratio)
 [[ -n "$BASE" ]] && args+=("base MB/s" ratio)
 [[ "$MEMCHECK" == 1 ]] && args+=("RSS MiB 1/4>full")
 # shellcheck disable=SC2059
@@ -143,14 +148,19 @@ for shape in $SHAPES; do
   warm "$in"
   read -r -a gcmd <<<"$(grep_cmd "$shape" "$in")"
   acmd=("$NCCLSCOPE" analyze -j "$j" --format json --quiet "$in")
+  ccmd=("$NCCLSCOPE" analyze --format json --quiet "$in")
   bcmd=()
   [[ -n "$BASE" ]] && bcmd=("$BASE" analyze -j "$j" --format json --quiet "$in")
-  tg="" ta="" tb="" cg="" ca=""
+  tg="" ta="" tb="" tc="" cg="" ca=""
   for ((r = 0; r < RUNS; r++)); do
     read -r w c <<<"$(one_run "${gcmd[@]}")"
     tg=$(min_of "$tg" "$w"); cg=$(min_of "$cg" "$c")
     read -r w c <<<"$(one_run "${acmd[@]}")"
     ta=$(min_of "$ta" "$w"); ca=$(min_of "$ca" "$c")
+    if [[ "$ALL_CORES" == 1 ]]; then
+      read -r w c <<<"$(one_run "${ccmd[@]}")"
+      tc=$(min_of "$tc" "$w")
+    fi
     if [[ -n "$BASE" && "$tb" != timeout ]]; then
       read -r w c <<<"$(TIMEOUT=$BASE_TIMEOUT one_run "${bcmd[@]}")"
       tb=$(min_of "$tb" "$w")
@@ -159,6 +169,9 @@ for shape in $SHAPES; do
   row=("$shape" "$(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }')" "$(mbps "$bytes" "$tg")"
     "$(mbps "$bytes" "$ta")" "$(awk -v a="$ta" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')"
     "$(awk -v a="$ca" -v g="$cg" 'BEGIN { printf "%.2f", (g > 0 ? a / g : 0) }')")
+  if [[ "$ALL_CORES" == 1 ]]; then
+    row+=("$(mbps "$bytes" "$tc")" "$(awk -v a="$tc" -v g="$tg" 'BEGIN { printf "%.2f", a / g }')")
+  fi
   if [[ -n "$BASE" ]]; then
     if [[ "$tb" == timeout ]]; then
       row+=("<$(mbps "$bytes" "$BASE_TIMEOUT")" ">$(awk -v a="$BASE_TIMEOUT" -v g="$tg" 'BEGIN { printf "%.0f", a / g }')")

@@ -14,27 +14,35 @@ void CondenseInParallel(const std::vector<InputPath>& inputs,
                         const std::function<void(size_t, CondensedInput&&)>& consume) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   const size_t n = pieces.size();
-  const size_t workers = std::min<size_t>(jobs, n);
-  // Pieces are taken in order; a worker does not start piece i while i - next_consumed reaches
-  // the window: at most one piece per worker, and one more, is held condensed, so memory stays
-  // bounded when the consumer (the replay) is slower than the workers.
-  const size_t window = workers + 1;
+  // The calling thread is one of the `jobs`: it replays the pieces in order and, while the next
+  // one is not ready, condenses pieces itself. So `jobs` threads share the work and none waits
+  // while another would need its core (with one worker per job, the replay competed with them).
+  const size_t workers = std::min<size_t>(jobs - 1, n);
+  // Pieces are taken in order; nobody starts piece i while i - next_consumed reaches the window:
+  // at most one piece per thread, and one more, is held condensed, so memory stays bounded when
+  // the replay is slower than the workers.
+  const size_t window = workers + 2;
   std::vector<std::optional<CondensedInput>> done(n);
   std::mutex mu;
   std::condition_variable cv;
   size_t next_start = 0, next_consumed = 0;
+  auto may_start = [&] { return next_start < n && next_start < next_consumed + window; };
+  // Condenses piece next_start; `lock` is held on entry and on return.
+  auto condense_next = [&](std::unique_lock<std::mutex>& lock) {
+    const size_t i = next_start++;
+    lock.unlock();
+    CondensedInput c = CondenseInput(inputs[pieces[i].input], pieces[i]);
+    lock.lock();
+    done[i] = std::move(c);
+    cv.notify_all();
+  };
 
   auto work = [&] {
     std::unique_lock lock(mu);
     for (;;) {
-      cv.wait(lock, [&] { return next_start >= n || next_start < next_consumed + window; });
+      cv.wait(lock, [&] { return next_start >= n || may_start(); });
       if (next_start >= n) return;
-      const size_t i = next_start++;
-      lock.unlock();
-      CondensedInput c = CondenseInput(inputs[pieces[i].input], pieces[i]);
-      lock.lock();
-      done[i] = std::move(c);
-      cv.notify_all();
+      condense_next(lock);
     }
   };
   std::vector<std::thread> pool;
@@ -43,7 +51,14 @@ void CondenseInParallel(const std::vector<InputPath>& inputs,
   {
     std::unique_lock lock(mu);
     while (next_consumed < n) {
-      cv.wait(lock, [&] { return done[next_consumed].has_value(); });
+      if (!done[next_consumed].has_value()) {
+        if (may_start()) {
+          condense_next(lock);
+        } else {
+          cv.wait(lock, [&] { return done[next_consumed].has_value() || may_start(); });
+        }
+        continue;
+      }
       CondensedInput c = std::move(*done[next_consumed]);
       done[next_consumed].reset();
       lock.unlock();
