@@ -443,6 +443,7 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     SourceInfo& t = job_->sources[idx];
     t.lines += s.lines;
     t.nccl_lines += s.nccl_lines;
+    t.info_lines += s.info_lines;
     t.framework_lines += s.framework_lines;
     t.mention_lines += s.mention_lines;
     t.malformed_records += s.malformed_records;
@@ -452,6 +453,7 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     if (t.problem.empty()) t.problem = s.problem;
     job_->stats.lines += s.lines;
     job_->stats.nccl_lines += s.nccl_lines;
+    job_->stats.info_lines += s.info_lines;
     job_->stats.framework_lines += s.framework_lines;
     job_->stats.mention_lines += s.mention_lines;
   }

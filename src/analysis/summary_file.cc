@@ -126,6 +126,7 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
                 {"pod", TextValue(si.pod)},
                 {"lines", si.lines},
                 {"nccl_lines", si.nccl_lines},
+                {"info_lines", si.info_lines},
                 {"framework_lines", si.framework_lines},
                 {"events", si.events},
                 {"unrecognized", si.unrecognized},
@@ -211,6 +212,7 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
     si.pod = Str(s, "pod");
     si.lines = U64(s, "lines");
     si.nccl_lines = U64(s, "nccl_lines");
+    si.info_lines = U64(s, "info_lines");  // 0 in summaries written before it was counted
     si.framework_lines = U64(s, "framework_lines");
     si.events = U64(s, "events");
     si.unrecognized = U64(s, "unrecognized");

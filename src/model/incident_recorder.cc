@@ -318,6 +318,22 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     }
     return;
   }
+  if (const auto* end = std::get_if<CommEnd>(&d)) {
+    if (inst >= 0 && end->kind == CommEndKind::kDestroy) {
+      job->incidents.instances[inst].destroyed_comm = true;
+    }
+    return;
+  }
+  if (const auto* pc = std::get_if<ProxyPeerClosed>(&d)) {
+    // The first line of each peer per process: one per communicator follows when it has several.
+    if (inst < 0 || !peer_closes_.emplace(inst, pc->local_rank).second) return;
+    Incident i = base;
+    i.kind = IncidentKind::kPeerClosed;
+    i.peer_local_rank = pc->local_rank;
+    i.message = std::string(ctx.body);
+    Push(std::move(i), ctx, src, job);
+    return;
+  }
   if (const auto* w = std::get_if<Warning>(&d)) {
     if (ctx.level == Level::kTorch) {
       NoteLastErrorDetail(ctx, w->message, LineRank(ctx, -1), src, job);

@@ -117,6 +117,7 @@ class IncidentRecorder {
   std::set<InstanceKey> banner_seen_;            ///< Printed the NCCL version banner.
   std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.
   std::vector<AttemptInfo> attempts_;
+  std::set<std::pair<int, int>> peer_closes_;  ///< (instance, peer local rank) recorded.
   std::map<InstanceKey, ConnectionRank> connection_rank_;
   /// NoteConnectionRank's entries by the builder's process index (a process is one host:pid;
   /// std::map entries stay put). A copy of the recorder (a snapshot) starts without them.

@@ -402,6 +402,7 @@ struct Folder {
   }
   void operator()(const P2pDisabled&) { AddNotice(job, st, proc, ctx); }
   void operator()(const Notice&) { AddNotice(job, st, proc, ctx); }
+  void operator()(const ProxyPeerClosed&) {}  // The incident recorder keeps it.
   void operator()(const Collective& e) {
     if (proc >= 0) OnCollective(job, st, proc, e);
   }

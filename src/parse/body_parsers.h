@@ -58,6 +58,9 @@ bool IsDowngradedFailure(std::string_view body);
 /// INFO bodies that report a degradation or a rejected setting (events.h Notice).
 bool ParseNotice(std::string_view body, EventData* data);
 
+/// "[Service thread] Connection closed by localRank N" (events.h ProxyPeerClosed).
+bool ParseProxyPeerClosed(std::string_view body, EventData* data);
+
 /// Known uninteresting message families; returns the family name or empty.
 std::string_view NoiseFamily(std::string_view body);
 /// The family of the hottest noise bodies (proxy-thread chatter) whose prefix alone decides the

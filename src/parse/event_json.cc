@@ -356,6 +356,7 @@ struct FieldWriter {
     w->Str("message", e.message);
   }
   void operator()(const Notice& e) const { w->Str("message", e.message); }
+  void operator()(const ProxyPeerClosed& e) const { w->Num("local_rank", e.local_rank); }
   void operator()(const ErrorTrail& e) const {
     w->Str("location", e.location);
     w->Num("code", e.code);

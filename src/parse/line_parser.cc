@@ -152,6 +152,9 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
     case 'C':
       if (ParseRingOrder(body, data)) return;
       break;
+    case '[':
+      if (ParseProxyPeerClosed(body, data)) return;
+      break;
     case 'R':
       if (ParseGraphRing(body, data) || ParseRingOrder(body, data)) return;
       break;
@@ -738,6 +741,7 @@ std::string_view EventTypeName(const EventData& data) {
                                                 "coll_algo",
                                                 "warning",
                                                 "notice",
+                                                "proxy_peer_closed",
                                                 "error_trail",
                                                 "watchdog_timeout",
                                                 "work_progress",

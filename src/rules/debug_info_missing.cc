@@ -16,9 +16,11 @@ class DebugInfoMissingRule : public BasicRule {
 
   void Check(const RuleContext& ctx, std::vector<Finding>* out) const override {
     const Job& job = ctx.job;
-    // Error trails (`init.cc:1402 -> 6`) and notices are INFO lines too.
-    bool info_seen = !job.comms.empty() || !job.links.empty() || !job.error_trails.empty() ||
-                     !job.notices.empty();
+    // INFO lines counted as read (also those the model keeps nothing of: proxy chatter, a
+    // "[Service thread] Connection closed" excerpt); error trails (`init.cc:1402 -> 6`) and
+    // notices are INFO lines too (summaries written before info_lines was counted have 0).
+    bool info_seen = job.stats.info_lines > 0 || !job.comms.empty() || !job.links.empty() ||
+                     !job.error_trails.empty() || !job.notices.empty();
     for (const Process& p : job.processes) {
       info_seen = info_seen || !p.env.empty() || !p.bootstrap_if.empty() || !p.network.empty() ||
                   !p.plugins.empty();

@@ -86,6 +86,9 @@ std::string Summary(const Incident& i) {
     case IncidentKind::kLauncherGaveUp:
       return i.message.empty() ? std::string("launcher gives up (ChildFailedError)")
                                : "launcher gives up: " + i.message;
+    case IncidentKind::kPeerClosed:
+      return fmt::format("pid {} saw local rank {} close its connection", i.pid,
+                         i.peer_local_rank);
   }
   return {};
 }

@@ -327,6 +327,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *trail;
   } else if (const Incident* heartbeat = FirstOfKind(view, IncidentKind::kHeartbeat)) {
     rc = FromHeartbeats(view, *heartbeat);
+  } else if (std::optional<RootCause> closes = triage_internal::FromPeerCloses(view)) {
+    rc = *closes;
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

@@ -74,6 +74,11 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view);
 /// when no trail of the attempt reports a failure.
 std::optional<RootCause> FromErrorTrails(const AttemptView& view);
 
+/// The one local peer that every process of a host saw leave ("[Service thread] Connection
+/// closed by localRank N"), as the process that went away first; nullopt when no host's
+/// witnesses agree on one peer, or two hosts each lost one.
+std::optional<RootCause> FromPeerCloses(const AttemptView& view);
+
 /// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
 /// when no rank raised it.
 std::optional<RootCause> MismatchFromDetector(const AttemptView& view);

@@ -499,6 +499,15 @@ TEST(DebugInfoMissing, NoNcclLines) {
   EXPECT_FALSE(HasRule(HealthySingleNode().Run(), "debug-info-missing"));
 }
 
+TEST(DebugInfoMissing, WarnLinesOnlyFireAndInfoLinesTheModelKeepsNothingOfDoNot) {
+  JobFixture fx;
+  fx.job().stats.nccl_lines = 14;  // e.g. WARN lines only
+  EXPECT_EQ(Of(fx.Run(), "debug-info-missing").size(), 1u);
+  // Proxy chatter or "[Service thread] Connection closed" lines: INFO was on.
+  fx.job().stats.info_lines = 14;
+  EXPECT_FALSE(HasRule(fx.Run(), "debug-info-missing"));
+}
+
 TEST(NcclWarn, UnexplainedWarningReported) {
   JobFixture fx = HealthySingleNode();
   // Azure/AML-Kubernetes#58: a warning no entry of the catalog explains.

@@ -32,6 +32,10 @@ enum class IncidentKind : uint8_t {
   kJobCancelled,    ///< Slurm cancelled the job (time limit, node failure, preemption).
   kOomEvent,        ///< Slurm's cgroup saw an oom_kill.
   kLauncherGaveUp,  ///< mpirun abort notice, torchelastic ChildFailedError.
+  /// The process's proxy service saw a local peer's connection close ("[Service thread]
+  /// Connection closed by localRank N"): that peer destroyed its communicator or ended. One per
+  /// (process, peer) and attempt.
+  kPeerClosed,
 };
 
 struct Incident {
@@ -39,6 +43,7 @@ struct Incident {
   int attempt = 0;      ///< Restart attempt (0 = first).
   int rank = -1;        ///< Global rank when known.
   int local_rank = -1;  ///< Launcher's local rank when printed.
+  int peer_local_rank = -1;  ///< kPeerClosed: the local rank whose connection closed.
   int64_t pid = -1;     ///< The process's id when known (NCCL prefix, launcher line).
   std::string host;     ///< Printing host (NCCL) or the node a launcher names.
   // kExit
@@ -85,6 +90,8 @@ struct ProcessInstance {
   std::string world_comm;  ///< Its commId ("0xeaa174d3949f004f"), empty when not printed.
   Evidence first;          ///< First line of the process in this attempt.
   Evidence world_init;     ///< Its Init START line of that communicator.
+  /// It destroyed a communicator ("- Destroy COMPLETE"): an orderly end, not an abort.
+  bool destroyed_comm = false;
 };
 
 /// One restart attempt of the job.

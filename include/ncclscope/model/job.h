@@ -34,6 +34,7 @@ struct SourceInfo {
   uint64_t lines = 0;
   uint64_t nccl_lines = 0;  ///< NCCL messages (NCCL's head or a `NCCL INFO|WARN|...` anchor
                             ///< anywhere in the line; the version line).
+  uint64_t info_lines = 0;  ///< Of nccl_lines, those at INFO or TRACE level (NCCL_DEBUG=INFO).
   uint64_t events = 0;
   uint64_t unrecognized = 0;     ///< NCCL messages of no known format.
   uint64_t framework_lines = 0;  ///< Recognised PyTorch lines.
@@ -256,7 +257,8 @@ struct LaunchFacts {
 
 struct JobStats {
   uint64_t lines = 0, nccl_lines = 0, events = 0, unrecognized = 0, connection_lines = 0,
-           framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0;
+           framework_lines = 0, bytes = 0, mention_lines = 0, unrecognized_mentions = 0,
+           info_lines = 0;  ///< NCCL messages at INFO or TRACE level
   /// Communicators folded into an earlier one of the same shape (the sum of their repeats).
   uint64_t folded_comms = 0;
   std::map<std::string, uint64_t> events_by_type;

@@ -295,6 +295,13 @@ struct Warning {  // any "NCCL WARN" line (and NOWARN-downgraded known failure t
 struct Notice {
   std::string_view message;  // == ctx.body
 };
+/// "[Service thread] Connection closed by localRank 7" (proxy.cc, INFO): the printing process's
+/// proxy service saw the connection of the process with that local rank on its host close. That
+/// process destroyed or aborted its communicator, or ended: the local ranks that the others see
+/// leave, and the order they see it in, tell which process went first.
+struct ProxyPeerClosed {
+  int local_rank = -1;
+};
 struct ErrorTrail {  // "init.cc:421 -> 5" / "group.cc:76 -> 5 [Async thread]"
   std::string_view location;
   int code = 0;
@@ -431,7 +438,8 @@ using EventData =
                  BootstrapTimings, InitTimings, PluginEvent, UsingNetwork, IbDevices, SocketDevices,
                  GdrStatus, OfiEvent, CommInit, CommEnd, CommTopology, RingOrder, TreeTopology,
                  GraphRing, ChannelCounts, ConnectedAll, Connection, GraphPattern, GraphPaths,
-                 P2pDisabled, Collective, CollAlgo, Warning, Notice, ErrorTrail, WatchdogTimeout,
+                 P2pDisabled, Collective, CollAlgo, Warning, Notice, ProxyPeerClosed, ErrorTrail,
+                 WatchdogTimeout,
                  WorkProgress, FrameworkNcclError, FrameworkEvent, ProcessExit, LauncherEvent,
                  Traceback, KnownNoise, Unrecognized>;
 
