@@ -50,6 +50,12 @@ bool ParseGraph(std::string_view body, EventData* data);
 
 /// `file.cc:123 -> 5`, `... -> 5 (strerror)`, `... -> 5 [Async thread]`, 2.30 `file:N (fn) -> 5`.
 bool ParseErrorTrail(std::string_view body, EventData* data);
+/// Whether `token` is a source location as NCCL prints it: `transport/nvls.cc:251`,
+/// `ib_plugin.c:1105`, `include/net.h:25` (a path ending in a C/C++/CUDA file, ':', a number).
+bool IsSourceLocation(std::string_view token);
+/// An error-trail line pasted without NCCL's head and level (`transport/nvls.cc:401 -> 1`,
+/// `group.cc:75 -> 1 [Async thread]`): a source location, then ` -> ` and a code, nothing else.
+bool IsBareErrorTrail(std::string_view text);
 /// The WarnCategory of a warning text.
 WarnCategory ClassifyWarning(std::string_view message);
 /// INFO bodies that are NOWARN-downgraded failures (shm, cuda, syscall): true if `body` is one.

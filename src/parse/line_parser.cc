@@ -475,6 +475,28 @@ bool IsTorchLogLine(std::string_view text) {
          header.find(".cc:") != std::string_view::npos || header.find(".h:") != std::string_view::npos;
 }
 
+/// The output of vLLM's NCCL sanity-check script (its troubleshooting guide; copies in Aphrodite
+/// and others): "PyTorch NCCL is successful!", "vLLM NCCL with cuda graph is successful!", also
+/// several prints glued on one line. Each sentence is one word, " NCCL", an optional " with
+/// cuda graph", and " is successful!".
+bool IsSanityCheckOutput(std::string_view text) {
+  constexpr std::string_view kDone = " is successful!";
+  if (!text.ends_with(kDone) || text.size() > 400) return false;
+  while (!text.empty()) {
+    const size_t done = text.find(kDone);
+    if (done == std::string_view::npos) return false;
+    std::string_view s = text.substr(0, done);
+    text.remove_prefix(done + kDone.size());
+    for (std::string_view tail : {" with cuda graph", " with CUDA Graph", " with CUDA graph"}) {
+      if (s.ends_with(tail)) s.remove_suffix(tail.size());
+    }
+    if (!s.ends_with(" NCCL")) return false;
+    s.remove_suffix(5);
+    if (s.empty() || s.size() > 24 || s.find(' ') != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
@@ -638,6 +660,15 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
       parse_internal::ParseLibfabricLog(trimmed, &ctx, &event->data)) {
     return ParseOutcome::kEvent;
   }
+  // An error trail pasted without NCCL's head (`transport/nvls.cc:401 -> 1` under a headless
+  // `transport/nvls.cc:251 NCCL WARN ...`): an INFO line of NCCL's, whatever the paste lost.
+  if (trimmed.size() >= 8 && trimmed.size() <= 200 && parse_internal::IsBareErrorTrail(trimmed) &&
+      parse_internal::ParseErrorTrail(trimmed, &event->data)) {
+    ctx.headless = true;
+    ctx.level = Level::kInfo;
+    ctx.body = trimmed;
+    return ParseOutcome::kEvent;
+  }
   if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
   // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
   // error in: ...`): the framework parser takes indented text for traceback source, so it is
@@ -669,6 +700,10 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
     ctx.level = Level::kTorch;
     event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
+  if (IsSanityCheckOutput(trimmed)) {  // an application's "NCCL works" print: carries nothing
+    event->data = KnownNoise{"sanity-check"};
     return ParseOutcome::kEvent;
   }
   if (OnlyAssignsNcclVariables(trimmed)) {  // a command line or environment dump

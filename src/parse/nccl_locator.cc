@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ncclscope/base/ascii.h"
+#include "body_parsers.h"
 #include "text_cursor.h"
 
 namespace ncclscope {
@@ -147,7 +148,8 @@ size_t FindHeadBefore(std::string_view text, size_t anchor) {
 }
 
 size_t HeadlessStart(std::string_view text, size_t anchor) {
-  // `[dev] NCCL INFO`, `[dev] file.cc:12 NCCL WARN`, or a bare `NCCL INFO`.
+  // `[dev] NCCL INFO`, `[dev] file.cc:12 NCCL WARN`, `file.cc:12 NCCL WARN` (an excerpt that lost
+  // the heads), or a bare `NCCL INFO`.
   const size_t stop = anchor > 256 ? anchor - 256 : 0;
   for (size_t k = anchor; k > stop; --k) {
     const size_t d = DevLength(text, k - 1);
@@ -158,6 +160,11 @@ size_t HeadlessStart(std::string_view text, size_t anchor) {
       return k - 1;
     }
     break;
+  }
+  if (anchor >= 2 && text[anchor - 1] == ' ') {
+    const size_t blank = text.rfind(' ', anchor - 2);
+    const size_t start = blank == std::string_view::npos ? 0 : blank + 1;
+    if (parse_internal::IsSourceLocation(text.substr(start, anchor - 1 - start))) return start;
   }
   return anchor;
 }

@@ -68,6 +68,30 @@ bool IsDowngradedFailure(std::string_view body) {
          StartsWith(body, "NET/IB : Got completion") || StartsWith(body, "NET/IB: Got completion");
 }
 
+bool IsSourceLocation(std::string_view token) {
+  const size_t colon = token.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == token.size()) return false;
+  for (size_t i = colon + 1; i < token.size(); ++i) {
+    if (!IsDigit(token[i])) return false;
+  }
+  const std::string_view file = token.substr(0, colon);
+  for (std::string_view ext : {".cc", ".c", ".cpp", ".cu", ".h"}) {
+    if (file.size() > ext.size() && file.ends_with(ext)) return true;
+  }
+  return false;
+}
+
+bool IsBareErrorTrail(std::string_view text) {
+  const size_t arrow = text.find(" -> ");
+  if (arrow == std::string_view::npos || !IsSourceLocation(text.substr(0, arrow))) return false;
+  TextCursor c(text.substr(arrow + 4));
+  int code = 0;
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&code)) return false;
+  const std::string_view rest = Trim(c.rest());
+  return rest.empty() || rest == "[Async thread]" || rest == "[Proxy Thread]" ||
+         rest == "[Progress Thread]" || (rest.front() == '(' && rest.back() == ')');
+}
+
 bool ParseErrorTrail(std::string_view body, EventData* data) {
   TextCursor c(body);
   std::string_view loc = c.ReadToken();

@@ -1,5 +1,6 @@
 // net-plugin-failed: a requested or expected network plugin failed to load or initialise.
 #include <map>
+#include <string_view>
 
 #include "net_expectation.h"
 #include "rule_factories.h"
@@ -8,6 +9,15 @@
 
 namespace ncclscope::rules_internal {
 namespace {
+
+/// libfabric providers that carry the traffic over the kernel's TCP/UDP stack ("tcp",
+/// "tcp;ofi_rxm", "sockets", "udp;ofi_rxd").
+bool IsTcpProvider(std::string_view provider) {
+  for (std::string_view p : {"tcp", "sockets", "udp"}) {
+    if (provider.starts_with(p)) return true;
+  }
+  return false;
+}
 
 /// One kind of failure, accumulated over processes.
 struct Failure {
@@ -58,6 +68,13 @@ class NetPluginFailedRule : public BasicRule {
           add("aws-ofi-nccl initialization failed", Severity::kError, pi, n.evidence);
         } else if (n.kind == OfiKind::kGdrDisabled) {
           add("aws-ofi-nccl disabled GPUDirect RDMA", Severity::kWarning, pi, n.evidence);
+        } else if (n.kind == OfiKind::kProviderSelected && IsTcpProvider(n.value)) {
+          // aws-ofi-nccl#803: EFA devices not passed into a container; the plugin settles for
+          // libfabric's TCP provider. Between nodes that is a fallback to TCP sockets.
+          add("aws-ofi-nccl selected libfabric's " + n.value +
+                  " provider (no EFA or verbs device is usable): its traffic goes over TCP, not "
+                  "EFA/RDMA",
+              job.hosts.size() > 1 ? Severity::kError : Severity::kWarning, pi, n.evidence);
         }
       }
       for (const PluginNote& n : p.plugins) {

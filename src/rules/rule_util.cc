@@ -201,6 +201,26 @@ LaunchSpread LauncherSaysMultiNode(const Job& job) {
   return out;
 }
 
+LaunchSpread CommSizeSaysMultiNode(const Job& job) {
+  LaunchSpread out;
+  const Communicator* largest = nullptr;
+  for (const Communicator& c : job.comms) {
+    if (c.nranks > kGpusPerLargestNode && (largest == nullptr || c.nranks > largest->nranks))
+      largest = &c;
+  }
+  if (largest == nullptr) return out;
+  out.reason = "communicator " + largest->id + " has " + std::to_string(largest->nranks) +
+               " ranks, more than the " + std::to_string(kGpusPerLargestNode) +
+               " GPUs of a node";
+  for (const auto& [r, cr] : largest->ranks) {
+    if (!cr.start_evidence.text.empty()) {
+      out.evidence = cr.start_evidence;
+      break;
+    }
+  }
+  return out;
+}
+
 std::optional<bool> NcclSaysRanksShareNode(const Job& job) {
   std::optional<bool> out;
   auto see = [&](int local_ranks) {

@@ -103,6 +103,12 @@ struct LaunchSpread {
   Evidence evidence;
 };
 LaunchSpread LauncherSaysMultiNode(const Job& job);
+/// A communicator with more ranks than a node has GPUs (`kGpusPerLargestNode`): it spans
+/// several nodes whatever the input shows of them (an excerpt of one rank of a 16-rank job).
+/// Empty when no communicator is that large.
+LaunchSpread CommSizeSaysMultiNode(const Job& job);
+/// The most GPUs a common node holds (HGX/DGX: 8): a larger communicator spans nodes.
+inline constexpr int kGpusPerLargestNode = 8;
 
 /// Adds the processes of a warning record (ranks, hosts) and its evidence to a finding.
 void AddWarnRecord(const Job& job, const WarnRecord& w, Finding* f);

@@ -164,8 +164,11 @@ class SocketFallbackRule : public BasicRule {
     const std::optional<bool> nccl_multi = NcclSaysMultiNode(job);
     if (nccl_multi == false && job.hosts.size() <= 1) return;  // no network within one node
     // NCCL's own nNodes wins; without it, the launcher's prefixes may tell.
-    const LaunchSpread spread =
+    LaunchSpread spread =
         nccl_multi.has_value() || job.hosts.size() > 1 ? LaunchSpread{} : LauncherSaysMultiNode(job);
+    if (!nccl_multi.has_value() && job.hosts.size() <= 1 && spread.reason.empty()) {
+      spread = CommSizeSaysMultiNode(job);
+    }
     const bool multi = nccl_multi.value_or(false) || job.hosts.size() > 1 || !spread.reason.empty();
     if (!spread.reason.empty()) AddEvidence(&f, spread.evidence);
     auto expectations = ExpectedFastNetwork(job);
