@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/analysis/piece_sampling.h"
 #include "ncclscope/analysis/topo_paths.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/rules/registry.h"
@@ -44,7 +45,10 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   // Several inputs, or one large file cut into pieces: condense the pieces in parallel, replay
   // them in input order: the same events in the same order.
   const std::vector<InputPiece> pieces = PlanPieces(inputs.inputs, jobs, options.piece_bytes);
-  if (jobs != 1 && pieces.size() > 1) {
+  // One input whose condensed form would keep most of its lines: one stream is faster.
+  const bool stream_one = inputs.inputs.size() == 1 && pieces.size() > 1 &&
+                          options.sample_pieces && !CondensingPays(inputs.inputs[0], pieces);
+  if (jobs != 1 && pieces.size() > 1 && !stream_one) {
     CondensedReplay replay(&result->job, &builder, &result->problems);
     uint64_t done = 0;
     CondenseInParallel(inputs.inputs, pieces, jobs, [&](size_t i, CondensedInput&& c) {

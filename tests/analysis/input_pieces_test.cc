@@ -26,6 +26,7 @@ std::string AnalyzeJson(const std::vector<std::string>& args, unsigned jobs,
   o.inputs = args;
   o.jobs = jobs;
   o.piece_bytes = piece_bytes;
+  o.sample_pieces = false;  // the pieces, whatever a sample says
   AnalysisResult r;
   EXPECT_TRUE(Analyze(o, &r).ok());
   return JsonReport(ReportInput{r.job, r.findings, r.problems}).dump(1);

@@ -89,7 +89,8 @@ TEST(FieldRound12, SocketsInACommunicatorLargerThanANodeAreAWarning) {
 TEST(FieldRound12, SocketsInAnEightRankCommunicatorStayInfoWithoutNodeCount) {
   std::string log(kSixteenRanksOnSockets);
   log.replace(log.find("nranks 16"), 9, "nranks 8");
-  const Finding* f = FindingOf(AnalyzeText(log), "socket-fallback");
+  const AnalysisResult r = AnalyzeText(log);
+  const Finding* f = FindingOf(r, "socket-fallback");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kInfo);
 }

@@ -31,6 +31,10 @@ struct AnalyzeOptions {
   /// With jobs != 1, regular files of at least twice this size are cut into pieces of about this
   /// size, condensed in parallel (input_pieces.h). Tests make it small.
   uint64_t piece_bytes = kPieceBytes;
+  /// One input cut into pieces is first judged on a condensed sample of its middle
+  /// (CondensingPays): when condensing would keep most lines it is streamed instead. Tests that
+  /// compare the pieces with a serial read turn this off.
+  bool sample_pieces = true;
   /// Optional: reading progress per input (progress bar). Only the streaming path (one input, or
   /// --jobs 1) reports progress.
   ProgressHook progress;
