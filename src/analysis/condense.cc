@@ -204,7 +204,7 @@ class Condenser {
       CondensedLine marker;
       marker.source = e.ctx.source;
       marker.line = e.ctx.line > 0 ? e.ctx.line - 1 : 0;
-      marker.text = "Last error:";
+      marker.text = out_->arena.Add(LastErrorMarker(e));
       out_->lines.push_back(std::move(marker));
     }
     out_->lines.push_back(MakeLine(e, &out_->arena));
@@ -313,6 +313,19 @@ class Condenser {
     for (size_t i = 0; i < proc->run_size; ++i)
       out_->lines.push_back(proc->run[i].line.Take(&out_->arena));
     proc->run_size = 0;
+  }
+
+  /// The "Last error:" line before a detail line: with the detail line's logger head, if any
+  /// (`ERROR 04-07 00:57:46 ray_utils.py:45] Last error:`), so that replay reads it alike.
+  static std::string LastErrorMarker(const Event& e) {
+    const auto* w = std::get_if<Warning>(&e.data);
+    const std::string_view text = e.ctx.text;
+    std::string marker;
+    if (w != nullptr && w->message.data() > text.data() &&
+        w->message.data() <= text.data() + text.size()) {
+      marker.assign(text.substr(0, static_cast<size_t>(w->message.data() - text.data())));
+    }
+    return marker + "Last error:";
   }
 
   /// A PyTorch-level warning that the parser produced only because the previous line was

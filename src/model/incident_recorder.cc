@@ -851,8 +851,14 @@ void IncidentRecorder::Finish(Job* job) const {
       i.pid = by_rank->pid;
       if (i.host.empty()) i.host = by_rank->host;
     }
-    if (i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kKubernetes &&
+    const bool own_failure = i.kind == IncidentKind::kException ||
+                             i.kind == IncidentKind::kNcclError ||
+                             i.kind == IncidentKind::kCppTerminate;
+    if (((i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kKubernetes) ||
+         (own_failure && i.host.empty())) &&
         i.rank < 0 && i.pid <= 0) {
+      // A traceback or raised error that names no process, in an input (or pod) whose NCCL lines
+      // come from one process in this attempt (one log per pod or process): that process's.
       // `kubectl describe` lines name no process: they follow the pod's own log under its
       // `kubectl logs --prefix` tag (one source per container). A container that ran one NCCL
       // process in this attempt is that process; with several the pod is all that is known.

@@ -130,8 +130,11 @@ bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
 }
 
 // nccl-tests: "Test NCCL failure common.cu:961 'internal error - please report this issue to the
-// NCCL developers / '" (the result of an NCCL call, then NCCL's last error, empty here).
+// NCCL developers / '" (the result of an NCCL call, then NCCL's last error, empty here), and its
+// CUDA check "Test CUDA failure common.cu:732 'invalid device ordinal'" (before or after NCCL's
+// init: the reason is CUDA's error string).
 bool ParseTestNcclFailure(std::string_view msg, EventData* data) {
+  const bool cuda = StartsWith(msg, "Test CUDA failure ");
   std::string_view rest = msg.substr(std::string_view("Test NCCL failure ").size());
   const size_t quote = rest.find('\'');
   if (quote == std::string_view::npos) return false;
@@ -146,6 +149,43 @@ bool ParseTestNcclFailure(std::string_view msg, EventData* data) {
     text = text.substr(0, slash);
   }
   e.reason = Trim(text);
+  if (e.reason.empty()) return false;
+  if (cuda) e.exception = kNcclTestsCudaCheck;
+  *data = e;
+  return true;
+}
+
+// XLA (JAX, TensorFlow's XLA backend): "external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL
+// operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error (run with
+// NCCL_DEBUG=INFO for details). Last NCCL warning(error) log entry (may be unrelated)
+// 'socketTryAccept: Accept failed: Bad file descriptor'." — anywhere in the line (behind
+// "jax.errors.JaxRuntimeError: INTERNAL: "). `op` is where "NCCL operation " starts.
+bool ParseXlaNcclError(std::string_view text, size_t op, EventData* data) {
+  std::string_view rest = text.substr(op + std::string_view("NCCL operation ").size());
+  const size_t failed = rest.find(" failed: ");
+  if (failed == std::string_view::npos || failed == 0) return false;
+  FrameworkNcclError e;
+  e.exception = "XLA";
+  // The source location before it: "<file>:<line>: NCCL operation".
+  std::string_view before = text.substr(0, op);
+  if (EndsWith(before, ": ")) {
+    before.remove_suffix(2);
+    const size_t blank = before.rfind(' ');
+    const std::string_view loc = blank == std::string_view::npos ? before : before.substr(blank + 1);
+    if (loc.find(".cc:") != std::string_view::npos) e.where = loc;
+  }
+  std::string_view reason = rest.substr(failed + 9);
+  constexpr std::string_view kLast = "Last NCCL warning(error) log entry";
+  if (const size_t last = reason.find(kLast); last != std::string_view::npos) {
+    std::string_view entry = reason.substr(last + kLast.size());
+    reason = reason.substr(0, last);
+    const size_t open = entry.find('\'');
+    const size_t close = entry.rfind('\'');
+    if (open != std::string_view::npos && close > open) e.last_error = Trim(entry.substr(open + 1, close - open - 1));
+  }
+  reason = Trim(reason);
+  if (EndsWith(reason, ".")) reason.remove_suffix(1);
+  e.reason = reason;
   if (e.reason.empty()) return false;
   *data = e;
   return true;
@@ -195,7 +235,9 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   if (Has(msg, "NCCL error in: ") || Has(msg, "async exception: NCCL error: ")) {
     return ParseNcclErrorIn(msg, data);
   }
-  if (StartsWith(msg, "Test NCCL failure ")) return ParseTestNcclFailure(msg, data);
+  if (StartsWith(msg, "Test NCCL failure ") || StartsWith(msg, "Test CUDA failure ")) {
+    return ParseTestNcclFailure(msg, data);
+  }
   static constexpr std::string_view kErrorNames[] = {
       "ncclUnhandledCudaError", "ncclSystemError",  "ncclInternalError",
       "ncclInvalidArgument",    "ncclInvalidUsage", "ncclRemoteError"};
@@ -266,10 +308,10 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   // nccl-tests names the host before its own failure line ("node-a: Test NCCL failure
   // common.cu:1107 '...'"), whatever the host name (the pdsh reader takes only names with a
   // digit, so this one may still be here).
-  if (const size_t at = c.rest().find(": Test NCCL failure "); at != std::string_view::npos &&
-                                                               at > 0 && at < 256 &&
-                                                               c.rest().substr(0, at).find(' ') ==
-                                                                   std::string_view::npos) {
+  size_t at = c.rest().find(": Test NCCL failure ");
+  if (at == std::string_view::npos) at = c.rest().find(": Test CUDA failure ");
+  if (at != std::string_view::npos && at > 0 && at < 256 &&
+      c.rest().substr(0, at).find(' ') == std::string_view::npos) {
     const std::string_view msg = c.rest().substr(at + 2);
     if (ParseTestNcclFailure(msg, data)) {
       ctx->level = Level::kTorch;
@@ -277,6 +319,12 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
       if (ctx->host.empty()) ctx->host = c.rest().substr(0, at);  // the failure's host
       return true;
     }
+  }
+  if (const size_t op = c.rest().find("NCCL operation "); op != std::string_view::npos &&
+                                                          ParseXlaNcclError(c.rest(), op, data)) {
+    ctx->level = Level::kTorch;
+    ctx->body = Trim(c.rest());
+    return true;
   }
   const bool header = ReadHeader(&c, ctx);
   // Without a header, indented text is a traceback frame, a launcher's report field or source

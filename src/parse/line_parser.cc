@@ -23,6 +23,9 @@ using parse_internal::StartsWith;
 
 struct LineParser::State {
   bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
+  /// What preceded "Last error:" on that line (a logger's head: vLLM's `ERROR 04-07 00:57:46
+  /// ray_utils.py:45] `); the detail line starts with the same head.
+  std::string last_error_head;
   parse_internal::PrefixCache prefixes;
   /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
   /// interleaved output of another process or a terminal wrap moved the rest to a later line.
@@ -475,6 +478,17 @@ bool IsTorchLogLine(std::string_view text) {
          header.find(".cc:") != std::string_view::npos || header.find(".h:") != std::string_view::npos;
 }
 
+/// PyTorch's "Last error:" line, alone or behind a logger's head that the input layer does not
+/// strip (vLLM's `ERROR 04-07 00:57:46 ray_utils.py:45] Last error:`): *head is that head.
+bool IsLastErrorLine(std::string_view trimmed, std::string_view* head) {
+  constexpr std::string_view kLastError = "Last error:";
+  if (!trimmed.ends_with(kLastError)) return false;
+  *head = trimmed.substr(0, trimmed.size() - kLastError.size());
+  if (head->empty()) return true;
+  // A head: a short run ending in "] " (a logger's `file.py:N] `), not a sentence.
+  return head->size() <= 96 && head->ends_with("] ");
+}
+
 /// The output of vLLM's NCCL sanity-check script (its troubleshooting guide; copies in Aphrodite
 /// and others): "PyTorch NCCL is successful!", "vLLM NCCL with cuda graph is successful!", also
 /// several prints glued on one line. Each sentence is one word, " NCCL", an optional " with
@@ -645,14 +659,21 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     state_->torch_cut_line = line.number;
   }
   if (last_error && !trimmed.empty()) {
-    // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning.
-    ctx.level = Level::kTorch;
-    ctx.body = trimmed;
-    event->data = Warning{parse_internal::ClassifyWarning(trimmed), trimmed};
-    return ParseOutcome::kEvent;
+    // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning (after the
+    // logger head the "Last error:" line had, if any).
+    std::string_view detail = trimmed;
+    const std::string& head = state_->last_error_head;
+    if (!head.empty() && StartsWith(detail, head)) detail = parse_internal::Trim(detail.substr(head.size()));
+    if (!detail.empty()) {
+      ctx.level = Level::kTorch;
+      ctx.body = detail;
+      event->data = Warning{parse_internal::ClassifyWarning(detail), detail};
+      return ParseOutcome::kEvent;
+    }
   }
-  if (trimmed == "Last error:") {
+  if (std::string_view head; IsLastErrorLine(trimmed, &head)) {
     state_->last_error_pending = true;
+    state_->last_error_head.assign(head);
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;

@@ -30,7 +30,9 @@ class NcclErrorRule : public BasicRule {
     const Job& job = ctx.job;
     std::map<std::string, std::vector<const FrameworkRecord*>> by_reason;
     for (const FrameworkRecord& r : job.framework) {
-      if (r.kind == FrameworkRecord::Kind::kNcclError) by_reason[r.reason].push_back(&r);
+      // nccl-tests' failed CUDA check is no NCCL error: cuda-error explains its CUDA error.
+      if (r.kind == FrameworkRecord::Kind::kNcclError && r.exception != kNcclTestsCudaCheck)
+        by_reason[r.reason].push_back(&r);
     }
     for (const auto& [reason, records] : by_reason) {
       Finding f = NewFinding(*this);

@@ -8,6 +8,7 @@
 #include <map>
 #include <string_view>
 
+#include "ncclscope/base/ascii.h"
 #include "ncclscope/base/signals.h"
 #include "ncclscope/model/timeline.h"
 #include "ncclscope/rules/error_trail.h"
@@ -21,6 +22,18 @@ bool Contains(std::string_view s, std::string_view needle) {
 }
 
 /// Class and description of an exception.
+/// "ncclCommInitRank failed: unhandled system error" (TensorFlow, Horovod, JAX): an exception
+/// whose message says that an NCCL call failed.
+bool NamesFailedNcclCall(const std::string& message) {
+  for (size_t at = message.find("nccl"); at != std::string::npos; at = message.find("nccl", at + 4)) {
+    if (at > 0 && ascii::IsWordChar(message[at - 1])) continue;
+    size_t end = at + 4;
+    while (end < message.size() && ascii::IsWordChar(message[end])) ++end;
+    if (end > at + 4 && message.compare(end, 8, " failed:") == 0) return true;
+  }
+  return false;
+}
+
 CauseClass ClassOfException(const std::string& type, const std::string& message) {
   if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
     return CauseClass::kCudaOom;
@@ -32,7 +45,7 @@ CauseClass ClassOfException(const std::string& type, const std::string& message)
     return CauseClass::kLateStart;
   }
   if (Contains(type, "DistBackendError") || Contains(type, "NCCL") ||
-      Contains(message, "NCCL error")) {
+      Contains(message, "NCCL error") || NamesFailedNcclCall(message)) {
     return ClassOfErrorText(message);
   }
   return CauseClass::kPythonException;
@@ -203,9 +216,12 @@ void Classify(RankFailure* f) {
   }
   if (nccl_exception != nullptr) {
     f->cls = ClassOfRaisedNcclError(*nccl_exception);
-    // nccl-tests names no exception: its check of an NCCL call's result failed.
+    // nccl-tests names no exception: its check of an NCCL (or CUDA) call's result failed.
     f->what = nccl_exception->type == "nccl-tests"
                   ? fmt::format("failed an NCCL call in nccl-tests: {}",
+                                Headline(nccl_exception->message))
+              : nccl_exception->type == kNcclTestsCudaCheck
+                  ? fmt::format("failed a CUDA call in nccl-tests: {}",
                                 Headline(nccl_exception->message))
                   : fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
                                 Headline(nccl_exception->message));

@@ -220,8 +220,11 @@ TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
   // labelled net-plugin that the rules name as no-gdrdma, libibverbs' own warnings in a pod,
   // two settings echoed without harm in the lines (NCCL_SOCKET_IFNAME=net2,
   // NCCL_NET_GDR_LEVEL=SYS), an irdma RoCE NIC under the HPC-X plugin, and two FastSocket
-  // warnings of a job that ran, now read as the harmless notices they are).
-  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.83);
+  // warnings of a job that ran, now read as the harmless notices they are). 0.84 since the
+  // thirteenth (84.9 %, 214 of 252): the twelfth (transport paths in containers) went from 3 to
+  // 7 of its 12 problems, the thirteenth (init failures) from 11 to 13 of 15, with the
+  // thread-only ones counted by their own scorers.
+  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.84);
 }
 
 }  // namespace

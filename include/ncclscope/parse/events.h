@@ -334,6 +334,9 @@ struct FrameworkNcclError {  // "NCCL error in: file:93, unhandled system error 
   std::string_view exception;  // "torch.distributed.DistBackendError" or empty
   std::string_view last_error;  // nccl-tests' "'<error> / <last error>'": the last error
 };
+/// FrameworkNcclError::exception of nccl-tests' failed CUDA check ("HOST: Test CUDA failure
+/// common.cu:732 'invalid device ordinal'"): `reason` is CUDA's error string, no NCCL error.
+inline constexpr std::string_view kNcclTestsCudaCheck = "nccl-tests CUDA check";
 enum class FrameworkKind : uint8_t {
   kNcclErrorDetail,     // "ncclSystemError: ..." etc.
   kHeartbeatTimeout,    // "Heartbeat monitor timed out!"
