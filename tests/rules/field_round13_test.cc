@@ -92,7 +92,9 @@ TEST(FieldRound13, AnUnnamedTracebackInATwoProcessLogStaysUnnamed) {
   log.insert(0, "lf-solar-gpu13-pm:1234:1240 [0] NCCL INFO NET/Socket : Using [0]br0:10.9.22.13<0>\n");
   const AnalysisResult r = AnalyzeText(log);
   for (const Incident& i : r.job.incidents.incidents) {
-    if (i.kind == IncidentKind::kException) EXPECT_LE(i.pid, 0) << i.message;
+    if (i.kind == IncidentKind::kException) {
+      EXPECT_LE(i.pid, 0) << i.message;
+    }
   }
 }
 
