@@ -314,6 +314,9 @@ struct Folder {
       return;
     }
     if (!p->ib_devices.empty()) return;
+    if (p->ib_oob_if.empty() && !e.oob.empty()) {
+      p->ib_oob_if = std::string(e.oob.substr(0, e.oob.find(':')));
+    }
     for (const auto& d : e.devices) {
       std::string s(d.name);
       if (!d.address.empty()) s += ":" + std::string(d.address);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "known_findings.h"
+#include "ncclscope/rules/error_trail.h"
 #include "net_expectation.h"
 #include "rule_factories.h"
 #include "rule_util.h"
@@ -52,6 +53,12 @@ bool ConnectionsFailed(const RuleContext& ctx) {
   for (const MessageHit* h : ctx.messages.OfRule("connection-error")) {
     if (h->known != nullptr && h->known->side == FailureSide::kNetworkPath) return true;
     if (h->known != nullptr && h->known->side == FailureSide::kPeerDied) return true;
+  }
+  // No WARN says so, but a failing return-code trail runs through the bootstrap or the socket
+  // code (NCCL 2.18's socketPollConnect fails silently).
+  for (const ErrorTrailRecord* t : SilentFailingTrails(ctx.job)) {
+    if (ContainsNoCase(t->location, "bootstrap") || ContainsNoCase(t->location, "socket"))
+      return true;
   }
   return false;
 }
@@ -202,6 +209,14 @@ class BootstrapInterfaceRule : public BasicRule {
       }
     }
     if (procs.empty()) return;
+    // The interface NCCL's sockets use on the same hosts, when NET/IB's OOB names IPoIB.
+    std::set<std::string> ipoib;
+    for (const Process& p : job.processes) {
+      if (!IsIpoibName(p.ib_oob_if)) continue;
+      for (const std::string& h : f.hosts) {
+        if (h == p.hostname) ipoib.insert(p.ib_oob_if + " on " + h);
+      }
+    }
     f.title = "Ranks failed to connect during bootstrap";
     f.message = "The connection errors of " + std::to_string(procs.size()) +
                 " process(es) happened in NCCL's bootstrap (\"" + f.evidence.front().text +
@@ -211,6 +226,13 @@ class BootstrapInterfaceRule : public BasicRule {
                 "cannot route to (NCCL_SOCKET_IFNAME=^docker0 still allows lo), or a firewall; "
                 "before NCCL 2.27.3 a stray connection to the bootstrap port (a port scanner, a "
                 "health check) also fails bootstrap.";
+    if (!ipoib.empty()) {
+      f.message += " Other processes of the same host run NCCL's sockets over IPoIB (NET/IB's "
+                   "OOB interface: " +
+                   JoinStrings(std::vector<std::string>(ipoib.begin(), ipoib.end()), ", ") +
+                   "): bootstrap over IPoIB fails when IPoIB does not route between the nodes; "
+                   "NCCL_SOCKET_IFNAME set to the Ethernet NIC moves it there (NVIDIA/nccl#1000).";
+    }
     out->push_back(std::move(f));
   }
 

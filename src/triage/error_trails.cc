@@ -23,15 +23,39 @@ CauseClass ClassOfArea(TrailArea area) {
                                                                        : CauseClass::kNcclError;
 }
 
+/// Where a trail started, when `first` (the first failing line) is a frame that only passes the
+/// code on (group.cc, init.cc: the excerpt began mid-trail): the first line with a specific area
+/// of the same process, else of another process of the attempt that failed with the same code
+/// (their trails started in the same place: eight ranks' bootstrap failing alike).
+const ErrorTrailRecord* OriginOf(const AttemptView& view,
+                                 const std::vector<const ErrorTrailRecord*>& trails,
+                                 const ErrorTrailRecord* first) {
+  if (AreaOfTrail(first->location, first->code) != TrailArea::kNccl) return first;
+  const Job& job = *view.job;
+  const ErrorTrailRecord* other = nullptr;
+  for (const ErrorTrailRecord* t : trails) {
+    if (t->code != first->code || AreaOfTrail(t->location, t->code) == TrailArea::kNccl) continue;
+    if (t->process == first->process) return t;
+    if (other == nullptr && t->process >= 0 &&
+        static_cast<size_t>(t->process) < job.processes.size() &&
+        InAttempt(view, job.processes[t->process])) {
+      other = t;
+    }
+  }
+  return other != nullptr ? other : first;
+}
+
 }  // namespace
 
 std::optional<RootCause> FromErrorTrails(const AttemptView& view) {
   const Job& job = *view.job;
-  for (const ErrorTrailRecord* t : SilentFailingTrails(job)) {
+  const std::vector<const ErrorTrailRecord*> trails = SilentFailingTrails(job);
+  for (const ErrorTrailRecord* t : trails) {
     if (t->process < 0 || static_cast<size_t>(t->process) >= job.processes.size()) continue;
     const Process& p = job.processes[t->process];
     if (!InAttempt(view, p)) continue;
-    const TrailArea area = AreaOfTrail(t->location, t->code);
+    const ErrorTrailRecord* origin = OriginOf(view, trails, t);
+    const TrailArea area = AreaOfTrail(origin->location, origin->code);
     RootCause rc;
     rc.attempt = view.attempt;
     rc.job_failed = true;
@@ -40,11 +64,22 @@ std::optional<RootCause> FromErrorTrails(const AttemptView& view) {
     Culprit c{p.global_rank, p.headless && p.hostname.starts_with('?') ? "" : p.hostname,
               p.headless ? -1 : static_cast<int64_t>(p.pid)};
     rc.culprits.push_back(c);
-    rc.what = fmt::format("failed an NCCL call with {} in NCCL's {} code ({} -> {}); no WARN in "
-                          "the input says why",
-                          NcclResultName(t->code), TrailAreaName(area), t->location, t->code);
+    rc.what = origin->process == t->process
+                  ? fmt::format("failed an NCCL call with {} in NCCL's {} code ({} -> {}); no "
+                                "WARN in the input says why",
+                                NcclResultName(t->code), TrailAreaName(area), origin->location,
+                                origin->code)
+                  : fmt::format("failed an NCCL call with {} ({} -> {}), where the processes that "
+                                "failed alike started in NCCL's {} code ({} -> {}); no WARN in "
+                                "the input says why",
+                                NcclResultName(t->code), t->location, t->code,
+                                TrailAreaName(area), origin->location, origin->code);
     rc.evidence.push_back(t->evidence);
     rc.cause_lines.push_back({t->evidence.source, t->evidence.line});
+    if (origin != t) {
+      rc.evidence.push_back(origin->evidence);
+      rc.cause_lines.push_back({origin->evidence.source, origin->evidence.line});
+    }
     rc.time_text = t->evidence.time;
     rc.reasoning = fmt::format(
         "{}'s return-code trail starts at \"{} -> {}\" ({}: {}), in NCCL's {} code, and no line "
@@ -52,6 +87,13 @@ std::optional<RootCause> FromErrorTrails(const AttemptView& view) {
         "it): the class follows from where the trail starts, hence low confidence",
         CulpritText(c), t->location, t->code, NcclResultName(t->code),
         NcclResultMeaning(t->code), TrailAreaName(area));
+    if (origin != t) {
+      rc.reasoning += fmt::format(
+          " (its first line in the input, \"{}\", only passes the code on: the excerpt began "
+          "mid-trail; \"{} -> {}\"{} names where such a failure starts)",
+          t->location, origin->location, origin->code,
+          origin->process == t->process ? "" : ", of a process that failed the same way,");
+    }
     return rc;
   }
   return std::nullopt;

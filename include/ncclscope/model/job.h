@@ -96,6 +96,9 @@ struct Process {
   bool ib_no_device = false;
   Evidence ib_no_device_evidence;
   std::vector<std::string> ib_devices;      ///< "mlx5_0:1/IB"
+  /// The interface of NET/IB's out-of-band sockets ("; OOB ibp75s0:192.168.0.103<0>": "ibp75s0"),
+  /// NCCL's socket interface when IB is used.
+  std::string ib_oob_if;
   std::vector<std::string> socket_devices;  ///< "eth0:192.0.2.2<0>"
   Evidence socket_devices_evidence;         ///< The first "NET/Socket : Using" line.
   int gdr_enabled_nics = 0;                 ///< "GPU Direct RDMA Enabled for HCA" count
