@@ -136,13 +136,34 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
   return 0;
 }
 
-/// Ray folds repeated lines into one with a trailing ` [repeated 3x across cluster]`.
+/// Removes trailing blanks and colour codes whose ESC a paste lost (`[32m`, `[0m`).
+std::string_view TrimColourTail(std::string_view s) {
+  for (;;) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    if (s.size() < 3 || s.back() != 'm') return s;
+    size_t k = s.size() - 1;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9') --k;
+    if (k == s.size() - 1 || k == 0 || s[k - 1] != '[') return s;
+    s.remove_suffix(s.size() - (k - 1));
+  }
+}
+
+/// Ray folds repeated lines into one with a trailing ` [repeated 3x across cluster]`, coloured
+/// (`[32m [repeated 6x across cluster] [0m` once the colour codes lost their ESC) and, the first
+/// time, followed by its notice `(Ray deduplicates logs by default. Set RAY_DEDUP_LOGS=0 ...)`.
 std::string_view StripRaySuffix(std::string_view s) {
   constexpr std::string_view kTail = "x across cluster]";
-  if (s.size() < 30 || s.back() != ']' || s.substr(s.size() - kTail.size()) != kTail) return s;
-  const size_t open = s.rfind(" [repeated ");
+  if (s.size() < 30) return s;
+  std::string_view t = TrimColourTail(s);
+  if (t.ends_with(')')) {
+    const size_t note = t.rfind(" (Ray deduplicates logs");
+    if (note == std::string_view::npos) return s;
+    t = TrimColourTail(t.substr(0, note));
+  }
+  if (!t.ends_with(kTail)) return s;
+  const size_t open = t.rfind(" [repeated ");
   if (open == std::string_view::npos) return s;
-  return s.substr(0, open);
+  return TrimColourTail(t.substr(0, open));
 }
 
 }  // namespace

@@ -179,8 +179,33 @@ std::optional<bool> NcclSaysMultiNode(const Job& job) {
   return out;
 }
 
+/// A Kubeflow training-operator replica pod's name (PyTorchJob, TFJob, MPIJob):
+/// `<job>-master-0`, `<job>-worker-3`.
+bool IsTrainingReplicaPod(std::string_view host) {
+  for (std::string_view role : {"-master-", "-worker-"}) {
+    const size_t at = host.rfind(role);
+    if (at == std::string_view::npos || at == 0) continue;
+    const std::string_view index = host.substr(at + role.size());
+    if (index.empty() || index.size() > 4) continue;
+    bool digits = true;
+    for (char c : index) digits = digits && c >= '0' && c <= '9';
+    if (digits) return true;
+  }
+  return false;
+}
+
 LaunchSpread LauncherSaysMultiNode(const Job& job) {
   LaunchSpread out;
+  // A replica pod of a Kubeflow training job: its peers run in other pods, each with its own
+  // network namespace (to NCCL, other nodes, wherever the pods are scheduled).
+  for (const Process& p : job.processes) {
+    if (!IsTrainingReplicaPod(p.hostname)) continue;
+    out.reason = "the host " + p.hostname +
+                 " is a replica pod of a Kubeflow training job (-master-N/-worker-N): its peers "
+                 "run in other pods";
+    out.evidence = p.first_line;
+    return out;
+  }
   const LaunchFacts& l = job.launch;
   if (l.origin_hosts.size() > 1) {
     const size_t shown = std::min<size_t>(l.origin_hosts.size(), 3);
