@@ -67,6 +67,18 @@ bool ParseNotice(std::string_view body, EventData* data);
 /// "[Service thread] Connection closed by localRank N" (events.h ProxyPeerClosed).
 bool ParseProxyPeerClosed(std::string_view body, EventData* data);
 
+/// Lines that are no NCCL message (framework_line_shapes.cc).
+/// A frame of a c10 exception's C++ backtrace (`frame #1: ... (0x7fc7 in libtorch_cuda.so)`).
+bool IsCppFrameLine(std::string_view text);
+/// A PyTorch c10 or glog line, a c10 exception's `Exception raised from ...` or a backtrace
+/// frame, after an optional `[rankN]:`: framework output whose message no parser reads.
+bool IsTorchLogLine(std::string_view text);
+/// PyTorch's "Last error:" line, alone or behind a logger's head ending in "] " (vLLM's `ERROR
+/// 04-07 00:57:46 ray_utils.py:45] Last error:`): *head is that head.
+bool IsLastErrorLine(std::string_view trimmed, std::string_view* head);
+/// vLLM's NCCL sanity-check prints ("PyTorch NCCL is successful!", also glued).
+bool IsSanityCheckOutput(std::string_view text);
+
 /// Known uninteresting message families; returns the family name or empty.
 std::string_view NoiseFamily(std::string_view body);
 /// The family of the hottest noise bodies (proxy-thread chatter) whose prefix alone decides the

@@ -1,0 +1,80 @@
+// Lines that are no NCCL message but whose shape is known: PyTorch's c10/glog lines and C++
+// backtrace frames, PyTorch's "Last error:" line (also behind a logger's head), and the output of
+// vLLM's NCCL sanity-check script (body_parsers.h).
+#include <string_view>
+
+#include "body_parsers.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+
+/// A frame of a c10 exception's C++ backtrace: `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::
+/// checkTimeout(...) + 0x2b4 (0x7fc741429c74 in /usr/local/lib/.../libtorch_cuda.so)`.
+bool IsCppFrameLine(std::string_view text) {
+  if (!StartsWith(text, "frame #")) return false;
+  size_t k = 7;
+  while (k < text.size() && IsDigit(text[k])) ++k;
+  return k > 7 && text.substr(k, 2) == ": " && text.find(" in ") != std::string_view::npos;
+}
+
+/// A PyTorch c10 or glog line (`[W1121 13:40:45.8 ProcessGroupNCCL.cpp:1575] ...`, `[E
+/// ProcessGroupNCCL.cpp:542] ...`, `I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] ...`,
+/// after an optional `[rankN]:`), a c10 exception's `Exception raised from X at
+/// file.cpp:N (most recent call first):` or a frame of its backtrace: framework output whose
+/// message no parser reads.
+bool IsTorchLogLine(std::string_view text) {
+  if (StartsWith(text, "[rank")) {
+    const size_t close = text.find("]:");
+    if (close == std::string_view::npos || close > 16) return false;
+    text.remove_prefix(close + 2);
+    text = Trim(text);
+  }
+  if (StartsWith(text, "Exception raised from ")) return text.find(".cpp:") != std::string_view::npos;
+  if (IsCppFrameLine(text)) return true;
+  const bool bracket = !text.empty() && text.front() == '[';
+  std::string_view h = bracket ? text.substr(1) : text;
+  if (h.size() < 8) return false;
+  const char sev = h.front();
+  if (sev != 'F' && sev != 'E' && sev != 'W' && sev != 'I' && sev != 'V') return false;
+  if (!(IsDigit(h[1]) || (bracket && h[1] == ' '))) return false;
+  const size_t end = h.find("] ");
+  if (end == std::string_view::npos || end > 160) return false;
+  const std::string_view header = h.substr(0, end);
+  return header.find(".cpp:") != std::string_view::npos ||
+         header.find(".cc:") != std::string_view::npos || header.find(".h:") != std::string_view::npos;
+}
+
+/// PyTorch's "Last error:" line, alone or behind a logger's head that the input layer does not
+/// strip (vLLM's `ERROR 04-07 00:57:46 ray_utils.py:45] Last error:`): *head is that head.
+bool IsLastErrorLine(std::string_view trimmed, std::string_view* head) {
+  constexpr std::string_view kLastError = "Last error:";
+  if (!trimmed.ends_with(kLastError)) return false;
+  *head = trimmed.substr(0, trimmed.size() - kLastError.size());
+  if (head->empty()) return true;
+  // A head: a short run ending in "] " (a logger's `file.py:N] `), not a sentence.
+  return head->size() <= 96 && head->ends_with("] ");
+}
+
+/// The output of vLLM's NCCL sanity-check script (its troubleshooting guide; copies in Aphrodite
+/// and others): "PyTorch NCCL is successful!", "vLLM NCCL with cuda graph is successful!", also
+/// several prints glued on one line. Each sentence is one word, " NCCL", an optional " with
+/// cuda graph", and " is successful!".
+bool IsSanityCheckOutput(std::string_view text) {
+  constexpr std::string_view kDone = " is successful!";
+  if (!text.ends_with(kDone) || text.size() > 400) return false;
+  while (!text.empty()) {
+    const size_t done = text.find(kDone);
+    if (done == std::string_view::npos) return false;
+    std::string_view s = text.substr(0, done);
+    text.remove_prefix(done + kDone.size());
+    for (std::string_view tail : {" with cuda graph", " with CUDA Graph", " with CUDA graph"}) {
+      if (s.ends_with(tail)) s.remove_suffix(tail.size());
+    }
+    if (!s.ends_with(" NCCL")) return false;
+    s.remove_suffix(5);
+    if (s.empty() || s.size() > 24 || s.find(' ') != std::string_view::npos) return false;
+  }
+  return true;
+}
+
+}  // namespace ncclscope::parse_internal
