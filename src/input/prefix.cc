@@ -136,15 +136,18 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
   return 0;
 }
 
-/// Removes trailing blanks and colour codes whose ESC a paste lost (`[32m`, `[0m`).
+/// Removes trailing blanks and colour codes whose ESC a paste lost (`[32m`, `[0m`,
+/// prefix_internal::EscLessSgrLength).
 std::string_view TrimColourTail(std::string_view s) {
   for (;;) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     if (s.size() < 3 || s.back() != 'm') return s;
-    size_t k = s.size() - 1;
-    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9') --k;
-    if (k == s.size() - 1 || k == 0 || s[k - 1] != '[') return s;
-    s.remove_suffix(s.size() - (k - 1));
+    const size_t open = s.rfind('[');
+    if (open == std::string_view::npos ||
+        prefix_internal::EscLessSgrLength(s.substr(open)) != s.size() - open) {
+      return s;
+    }
+    s.remove_suffix(s.size() - open);
   }
 }
 

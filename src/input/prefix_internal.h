@@ -60,6 +60,9 @@ size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta);
 size_t MatchBracket(std::string_view s, LineMeta* meta);
 /// An ANSI colour code whose ESC byte was lost or spelled out: `[36m`, `ESC[0m`.
 size_t MatchEscLessSgr(std::string_view s, LineMeta* meta);
+/// An ESC-less ANSI colour code at s[0] (`[36m`, `[0m`, `[1;32m`: the ESC byte was lost in a
+/// copy-paste): its length with one following blank, or 0.
+size_t EscLessSgrLength(std::string_view s);
 /// srun --label `3: ` (also zero-padded `03: `).
 size_t MatchSrun(std::string_view s, LineMeta* meta);
 /// pdsh / DeepSpeed host prefix `10.0.87.143: `, `node7: `, `localhost: `.

@@ -5,10 +5,7 @@
 #include "prefix_internal.h"
 
 namespace ncclscope::prefix_internal {
-namespace {
 
-/// ESC-less ANSI colour code `[36m`, `[0m`, `[1;32m` (the ESC byte was lost in a copy-paste):
-/// its length with one following blank, or 0.
 size_t EscLessSgrLength(std::string_view s) {
   size_t k = 1;
   while (k < s.size() && k < 16 && (IsDigit(s[k]) || s[k] == ';')) ++k;
@@ -17,6 +14,8 @@ size_t EscLessSgrLength(std::string_view s) {
   if (k < s.size() && s[k] == ' ') ++k;
   return k;
 }
+
+namespace {
 
 /// The `<stdout>:` / `<stderr>:` / `<stddiag>:` tag of mpirun and horovod at s[k...]: its length
 /// with an optional blank (Open MPI 5), or 0.

@@ -172,7 +172,7 @@ bool ParseXlaNcclError(std::string_view text, size_t op, EventData* data) {
     before.remove_suffix(2);
     const size_t blank = before.rfind(' ');
     const std::string_view loc = blank == std::string_view::npos ? before : before.substr(blank + 1);
-    if (loc.find(".cc:") != std::string_view::npos) e.where = loc;
+    if (IsSourceLocation(loc)) e.where = loc;
   }
   std::string_view reason = rest.substr(failed + 9);
   constexpr std::string_view kLast = "Last NCCL warning(error) log entry";

@@ -58,14 +58,11 @@ class EventPipeline {
         ++s->mention_lines;
         ++stats_->mention_lines;
         break;
-      case Level::kInfo:
-      case Level::kTrace:
-        ++s->info_lines;
-        ++stats_->info_lines;
-        ++s->nccl_lines;
-        ++stats_->nccl_lines;
-        break;
       default:
+        if (event.ctx.level == Level::kInfo || event.ctx.level == Level::kTrace) {
+          ++s->info_lines;
+          ++stats_->info_lines;
+        }
         ++s->nccl_lines;
         ++stats_->nccl_lines;
         break;
