@@ -116,6 +116,26 @@ std::string_view GluedLastError(std::string_view text) {
 }
 
 /// The text after `what():` on the line that follows "terminate called after throwing".
+/// Whether the exception a terminated ProcessGroupNCCL watchdog names is an error it found in an
+/// NCCL work ("CUDA error: an illegal memory access was encountered", "NCCL error: unhandled
+/// cuda error ..."), not its own timeout ("[Rank 1] Watchdog caught collective operation
+/// timeout: ...", counted from the timeout line).
+bool IsWatchdogFoundError(std::string_view detail) {
+  if (detail.find("Watchdog caught") != std::string_view::npos ||
+      detail.find("timed out") != std::string_view::npos ||
+      detail.find("timeout") != std::string_view::npos) {
+    return false;
+  }
+  static constexpr std::string_view kErrors[] = {"CUDA error", "NCCL error", "DistBackendError",
+                                                 "ncclUnhandledCudaError", "ncclSystemError",
+                                                 "ncclInternalError", "ncclInvalidUsage",
+                                                 "ncclRemoteError"};
+  for (std::string_view e : kErrors) {
+    if (detail.find(e) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 std::string_view WhatText(std::string_view text) {
   constexpr std::string_view kWhat = "what():";
   const size_t at = text.find(kWhat);
@@ -481,8 +501,22 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.kind = IncidentKind::kLauncherGaveUp;
         src.failed_seen = true;
         break;
-      case FrameworkKind::kTakingDown:
       case FrameworkKind::kWatchdogTerminated:
+        // "Process group watchdog thread terminated with exception: CUDA error: an illegal
+        // memory access was encountered": the watchdog found the error of an NCCL work (no
+        // timeout): the rank's own error, then its teardown.
+        // A peer-gone error ("remote process exited") stays the teardown: NCCL's own WARN
+        // names the peer better, and it is no cause of this rank's.
+        if (IsWatchdogFoundError(f->detail) && !IsCascadeMessage(f->detail)) {
+          Incident error = i;
+          error.kind = IncidentKind::kNcclError;
+          std::string_view what = f->detail;
+          if (what.starts_with("NCCL error: ")) what.remove_prefix(12);
+          error.message = std::string(what);
+          Push(std::move(error), ctx, src, job);
+        }
+        [[fallthrough]];
+      case FrameworkKind::kTakingDown:
       case FrameworkKind::kCommAborted:
         i.kind = IncidentKind::kTeardown;
         i.message = std::string(ctx.body);

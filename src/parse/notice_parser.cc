@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "body_parsers.h"
+#include "ncclscope/parse/connect_retry.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
@@ -17,7 +18,7 @@ bool IsNoticeBody(std::string_view b) {
         return Contains(b, "intraNodeP2pSupport 0") || Contains(b, "isAllDirectP2p 0");
       }
       // NCCL <= 2.8 reported a connect retry as "Call to connect returned <errno>, retrying".
-      if (StartsWith(b, "Call to connect returned ")) return Contains(b, "retrying");
+      if (StartsWith(b, "Call to connect returned ")) return ParseConnectRetry(b, nullptr);
       return StartsWith(b, "Could not open XML topology file") ||
              StartsWith(b, "Could not open XML graph file") ||
              StartsWith(b, "Could not enable P2P between") ||
@@ -38,9 +39,7 @@ bool IsNoticeBody(std::string_view b) {
     case 's':
     case 'n':
       // 2.24.3+ reports every connect retry at INFO ("..., retrying (18/34) after ...").
-      return (StartsWith(b, "socketPollConnect") || StartsWith(b, "socketStartConnect") ||
-              StartsWith(b, "ncclOsSocketPollConnect") || StartsWith(b, "ncclSocket")) &&
-             Contains(b, "retrying");
+      return ParseConnectRetry(b, nullptr);
     case 'U':
       return StartsWith(b, "Unknown CTA policy") || StartsWith(b, "Unable to use GIN: Peermem");
     default:

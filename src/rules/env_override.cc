@@ -1,17 +1,20 @@
 // env-override: NCCL_* settings that disable fast paths or force algorithms/protocols.
 #include <map>
 
+#include "ncclscope/rules/error_trail.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
 namespace ncclscope::rules_internal {
 namespace {
 
-/// What a notable setting does; `disables` says whether a value turns a fast path off.
+/// What a notable setting does; `disables` says whether a value turns a fast path off (or
+/// narrowed it until it failed: `failed` then says how).
 struct Notable {
   std::string_view name;
   std::string_view effect;
   bool (*disables)(std::string_view value, const Job& job);
+  std::string_view failed = {};
 };
 
 bool Never(std::string_view, const Job&) { return false; }
@@ -25,6 +28,21 @@ bool HasIntraNodePeers(const Job& job) {
   }
   return false;
 }
+
+/// InfiniBand/RoCE setup failed in NCCL's IB code with no WARN saying why (`net_ib.cc:282 -> 2`):
+/// what NCCL does when no GID of the HCA matches the GID settings.
+bool IbSetupFailed(std::string_view, const Job& job) {
+  for (const ErrorTrailRecord* t : SilentFailingTrails(job)) {
+    if (AreaOfTrail(t->location, t->code) == TrailArea::kInfiniBand) return true;
+  }
+  return false;
+}
+
+constexpr std::string_view kGidFailed =
+    "and InfiniBand/RoCE setup then failed in NCCL's IB code with no WARN saying why (a "
+    "return-code trail from net_ib.cc), which is how NCCL fails when no GID of the HCA matches "
+    "what the GID settings ask for. Check `show_gids` on the node: pick a RoCE v2 GID with an "
+    "IPv4 address that the settings allow, or unset them to let NCCL choose";
 
 constexpr Notable kNotable[] = {
     {"NCCL_P2P_DISABLE", "disables GPU peer-to-peer (NVLink/PCIe) between GPUs of a node",
@@ -50,6 +68,13 @@ constexpr Notable kNotable[] = {
     {"NCCL_SHM_USE_CUDA_MEMCPY", "copies SHM data with the copy engine", Never},
     {"NCCL_SOCKET_IFNAME", "selects the socket/bootstrap interfaces", Never},
     {"NCCL_IB_HCA", "selects the IB HCAs", Never},
+    {"NCCL_IB_GID_INDEX", "forces the RoCE GID index", IbSetupFailed, kGidFailed},
+    {"NCCL_IB_ADDR_RANGE", "limits RoCE GIDs to addresses in this range", IbSetupFailed,
+     kGidFailed},
+    {"NCCL_IB_ADDR_FAMILY", "limits RoCE GIDs to this address family", IbSetupFailed,
+     kGidFailed},
+    {"NCCL_IB_ROCE_VERSION_NUM", "limits RoCE GIDs to this RoCE version", IbSetupFailed,
+     kGidFailed},
     {"NCCL_NET", "forces the network",
      [](std::string_view v, const Job& j) {
        return ContainsNoCase(v, "Socket") && IsMultiNode(j);
@@ -106,12 +131,16 @@ class EnvOverrideRule : public BasicRule {
         if (n.disables(value, job)) {
           Finding f = NewFinding(*this);
           f.severity = Severity::kWarning;
-          f.title = std::string(n.name) + " disables a fast path this job would use";
+          f.title = std::string(n.name) + (n.failed.empty()
+                                                ? " disables a fast path this job would use"
+                                                : " narrowed a fast path that then failed");
           for (int p : procs) AddProcess(job, p, &f);
           AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
           f.message = item + " (" + std::string(n.effect) + ") on " + std::to_string(procs.size()) +
-                      " process(es), although the job has ranks "
-                      "that would use it.";
+                      " process(es), " +
+                      (n.failed.empty() ? std::string("although the job has ranks that would use it")
+                                        : std::string(n.failed)) +
+                      ".";
           out->push_back(std::move(f));
           continue;
         }

@@ -120,7 +120,8 @@ constexpr KnownMessage kGpuEntries[] = {
      {"misc/cudawrap.cc:179 NCCL WARN Failed to find CUDA library libcuda.so (NCCL_CUDA_PATH='') "
       ": libcuda.so: cannot open shared object file: No such file or directory"}},
     {"cuda-failure", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
-     {"Cuda failure", "unhandled cuda error", "ncclUnhandledCudaError"},
+     {"Cuda failure", "unhandled cuda error", "ncclUnhandledCudaError",
+      "watchdog thread terminated with exception: CUDA error"},
      {},
      "A CUDA call failed inside NCCL",
      "A CUDA runtime or driver call NCCL made failed; the error text names which failure.",
@@ -131,7 +132,9 @@ constexpr KnownMessage kGpuEntries[] = {
      "check `dmesg` for Xid errors.",
      "all versions: \"Cuda failure '%s'\", 2.19.1+ \"Cuda failure %d '%s'\"",
      {"NCCL WARN Cuda failure 'an illegal memory access was encountered'",
-      "ncclUnhandledCudaError: Call to CUDA function failed."},
+      "ncclUnhandledCudaError: Call to CUDA function failed.",
+      "[PG 0 (default_pg) Rank 1] Process group watchdog thread terminated with exception: CUDA "
+      "error: an illegal memory access was encountered"},
      /*fallback=*/true},
     {"duplicate-gpu", "cuda", "duplicate-gpu", Severity::kError, FailureSide::kNone,
      {"Duplicate GPU detected", "Multiple Ranks are using the same GPU"},

@@ -9,6 +9,8 @@
 namespace ncclscope::triage_internal {
 namespace {
 
+constexpr int kNcclSystemErrorCode = 2;  ///< ncclSystemError
+
 /// Whether the trail's process is one of the attempt's (any process when the job was never
 /// restarted: an excerpt may show no line that makes a process instance).
 bool InAttempt(const AttemptView& view, const Process& p) {
@@ -45,7 +47,49 @@ const ErrorTrailRecord* OriginOf(const AttemptView& view,
   return other != nullptr ? other : first;
 }
 
+/// Whether an NCCL error's words say only that a system call failed ("unhandled system error"),
+/// not which. (An internal error, code 3, is NCCL's own logic failing, wherever it was seen.)
+bool IsSystemErrorText(std::string_view text) {
+  return text.find("unhandled system error") != std::string_view::npos ||
+         text.find("ncclSystemError") != std::string_view::npos;
+}
+
 }  // namespace
+
+void RefineByTrails(const AttemptView& view, std::vector<RankFailure>* failures) {
+  const Job& job = *view.job;
+  const std::vector<const ErrorTrailRecord*> trails = SilentFailingTrails(job);
+  if (trails.empty()) return;
+  for (RankFailure& f : *failures) {
+    if (f.cls != CauseClass::kNcclError || f.first == nullptr || f.host.empty()) continue;
+    bool generic = false;
+    for (const Incident* i : f.lines) {
+      if (i->kind == IncidentKind::kNcclError && IsSystemErrorText(i->message) &&
+          (i->detail.empty() || IsSystemErrorText(i->detail))) {
+        generic = true;
+      }
+    }
+    if (!generic) continue;
+    // The failing process's own silent trail: by pid, else the only process of its host with one.
+    const ErrorTrailRecord* mine = nullptr;
+    int on_host = 0;
+    for (const ErrorTrailRecord* t : trails) {
+      if (t->process < 0 || static_cast<size_t>(t->process) >= job.processes.size()) continue;
+      const Process& p = job.processes[t->process];
+      if (p.hostname != f.host || !InAttempt(view, p)) continue;
+      ++on_host;
+      if (f.pid > 0 && p.pid == f.pid) mine = t;
+      if (f.pid <= 0 && mine == nullptr) mine = t;
+    }
+    if (mine == nullptr || (f.pid <= 0 && on_host != 1)) continue;
+    const ErrorTrailRecord* origin = OriginOf(view, trails, mine);
+    const TrailArea area = AreaOfTrail(origin->location, origin->code);
+    if (origin->code != kNcclSystemErrorCode || ClassOfArea(area) != CauseClass::kNetwork) continue;
+    f.cls = CauseClass::kNetwork;
+    f.detail = fmt::format("its return-code trail starts in NCCL's {} code: {} -> {}",
+                           TrailAreaName(area), origin->location, origin->code);
+  }
+}
 
 std::optional<RootCause> FromErrorTrails(const AttemptView& view) {
   const Job& job = *view.job;

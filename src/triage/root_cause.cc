@@ -276,6 +276,7 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
   const AttemptView view = ViewOf(job, attempt);
   std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
   MarkStaleIds(job, view, &failures);
+  triage_internal::RefineByTrails(view, &failures);
   const RankFailure* head = nullptr;
   for (const RankFailure& f : failures) {
     if (!f.fallout) {
@@ -329,6 +330,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = FromHeartbeats(view, *heartbeat);
   } else if (std::optional<RootCause> closes = triage_internal::FromPeerCloses(view)) {
     rc = *closes;
+  } else if (std::optional<RootCause> stalled = triage_internal::FromStalledConnects(view)) {
+    rc = *stalled;
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

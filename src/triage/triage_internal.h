@@ -74,10 +74,20 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view);
 /// when no trail of the attempt reports a failure.
 std::optional<RootCause> FromErrorTrails(const AttemptView& view);
 
+/// A failure whose NCCL error says only "unhandled system error" takes the network class when its
+/// process's silent return-code trail starts with code 2 in NCCL's network or IB code
+/// (`transport/net_ib.cc:282 -> 2`); its detail then says so.
+void RefineByTrails(const AttemptView& view, std::vector<RankFailure>* failures);
+
 /// The one local peer that every process of a host saw leave ("[Service thread] Connection
 /// closed by localRank N"), as the process that went away first; nullopt when no host's
 /// witnesses agree on one peer, or two hosts each lost one.
 std::optional<RootCause> FromPeerCloses(const AttemptView& view);
+
+/// Processes whose output ends in a connect retry ("connect to 10.0.0.2<4242> returned Connection
+/// refused, retrying"): the job stalled on that peer, named as the culprit when the line names
+/// it; nullopt when no process of the attempt ends so.
+std::optional<RootCause> FromStalledConnects(const AttemptView& view);
 
 /// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
 /// when no rank raised it.

@@ -1,0 +1,82 @@
+// PyTorch's "Process group watchdog thread terminated with exception: <error>": when the
+// exception is an error the watchdog found in an NCCL work (a CUDA error), that is the rank's
+// own failure; when it is the watchdog's timeout, it stays the timeout's teardown. Lines quoted
+// from a public thread (bytedance/flux#40).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ncclscope/analysis/analyze.h"
+#include "rules/finding_lookup.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::FindingOf;
+using testing::Has;
+using testing::OneCulprit;
+
+constexpr std::string_view kIllegalAccess =
+    "W0907 22:34:09.000000 22438061766464 torch/distributed/run.py:779] "
+    "*****************************************\n"
+    "before flux shm initialization\n"
+    "[rank1]:[E907 22:34:22.723784108 ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank 1] "
+    "Process group watchdog thread terminated with exception: CUDA error: an illegal memory "
+    "access was encountered\n"
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+    "stacktrace below might be incorrect.\n";
+
+TEST(WatchdogFoundError, CudaErrorIsTheRanksOwnFailure) {
+  const AnalysisResult r = AnalyzeText(std::string(kIllegalAccess));
+  const RootCause& c = r.root_cause.cause;
+  EXPECT_TRUE(c.job_failed);
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error");
+  EXPECT_TRUE(OneCulprit(r, 1));
+  EXPECT_TRUE(Has(c.what, "illegal memory access")) << c.what;
+  const Finding* cuda = FindingOf(r, "cuda-error");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->severity, Severity::kError);
+}
+
+TEST(WatchdogFoundError, TimeoutExceptionStaysTheTimeoutsTeardown) {
+  const AnalysisResult r = AnalyzeText(
+      "[rank1]:[E ProcessGroupNCCL.cpp:1182] [Rank 1] NCCL watchdog thread terminated with "
+      "exception: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+      "OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800013 "
+      "milliseconds before timing out.\n");
+  for (const Incident& i : r.job.incidents.incidents) {
+    EXPECT_NE(i.kind, IncidentKind::kNcclError) << i.message;
+  }
+  EXPECT_EQ(FindingOf(r, "cuda-error"), nullptr);
+}
+
+TEST(WatchdogFoundError, PeerGoneErrorStaysTheTeardown) {
+  const AnalysisResult r = AnalyzeText(
+      "[rank5]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 5] Process group watchdog thread "
+      "terminated with exception: NCCL error: remote process exited or there was a network "
+      "error, NCCL version 2.21.5\n");
+  bool teardown = false;
+  for (const Incident& i : r.job.incidents.incidents) {
+    EXPECT_NE(i.kind, IncidentKind::kNcclError) << i.message;
+    teardown = teardown || i.kind == IncidentKind::kTeardown;
+  }
+  EXPECT_TRUE(teardown);
+}
+
+TEST(WatchdogFoundError, NcclErrorKeepsItsWordsOnce) {
+  const AnalysisResult r = AnalyzeText(
+      "[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 3] Process group watchdog thread "
+      "terminated with exception: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO "
+      "for details), NCCL version 2.21.5\n");
+  int errors = 0;
+  for (const Incident& i : r.job.incidents.incidents) {
+    if (i.kind != IncidentKind::kNcclError) continue;
+    ++errors;
+    EXPECT_TRUE(i.message.starts_with("unhandled cuda error")) << i.message;
+  }
+  EXPECT_EQ(errors, 1);
+  EXPECT_TRUE(OneCulprit(r, 3));
+}
+
+}  // namespace
+}  // namespace ncclscope
