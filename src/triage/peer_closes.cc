@@ -13,6 +13,9 @@
 namespace ncclscope::triage_internal {
 namespace {
 
+/// Local ranks a host runs at most for HostsFromPeerCloses (one per GPU of an 8-GPU node).
+constexpr int kMaxLocalRanks = 8;
+
 /// The witnesses of one host.
 struct HostWitnesses {
   std::map<int, std::set<int64_t>> seen_by;  ///< Peer local rank → the pids that saw it close.
@@ -80,6 +83,24 @@ std::optional<RootCause> FromPeerCloses(const AttemptView& view) {
     found = std::move(rc);
   }
   return found;
+}
+
+void HostsFromPeerCloses(const AttemptView& view, std::vector<RankFailure>* failures) {
+  for (RankFailure& f : *failures) {
+    // Local rank == global rank only holds on the job's first node: ranks of the first eight.
+    if (f.rank < 0 || f.rank >= kMaxLocalRanks || !f.host.empty()) continue;
+    std::string host;
+    bool several = false;
+    for (const Incident* i : view.incidents) {
+      if (i->kind != IncidentKind::kPeerClosed || i->peer_local_rank != f.rank ||
+          i->host.empty() || i->host == host) {
+        continue;
+      }
+      several = several || !host.empty();
+      host = i->host;
+    }
+    if (!host.empty() && !several) f.host = host;
+  }
 }
 
 }  // namespace ncclscope::triage_internal

@@ -277,6 +277,7 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
   std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
   MarkStaleIds(job, view, &failures);
   triage_internal::RefineByTrails(view, &failures);
+  triage_internal::HostsFromPeerCloses(view, &failures);
   const RankFailure* head = nullptr;
   for (const RankFailure& f : failures) {
     if (!f.fallout) {

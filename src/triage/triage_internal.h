@@ -84,6 +84,11 @@ void RefineByTrails(const AttemptView& view, std::vector<RankFailure>* failures)
 /// witnesses agree on one peer, or two hosts each lost one.
 std::optional<RootCause> FromPeerCloses(const AttemptView& view);
 
+/// A failing rank that names no host (PyTorch's `[rank2]:` exception) is on the host whose proxy
+/// services saw local rank `rank` close its connection, when one host's did and `rank` is below
+/// eight (on the job's first node a process's local rank is its rank): its host is filled in.
+void HostsFromPeerCloses(const AttemptView& view, std::vector<RankFailure>* failures);
+
 /// Processes whose output ends in a connect retry ("connect to 10.0.0.2<4242> returned Connection
 /// refused, retrying"): the job stalled on that peer, named as the culprit when the line names
 /// it; nullopt when no process of the attempt ends so.

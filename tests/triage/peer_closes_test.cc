@@ -124,4 +124,35 @@ TEST(PeerCloses, AnErrorOfARankStillComesFirst) {
 }
 
 }  // namespace
+
+// modelscope/FunASR#2006: rank 2's exception names no host; the proxy services of its host saw
+// local rank 2 leave.
+constexpr std::string_view kRank2OomAndWitnesses =
+    "[rank2]: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 336.00 MiB.\n"
+    "train-w-0:15325:16199 [2] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+    "train-w-0:15323:16203 [0] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+    "train-w-0:15327:16195 [4] NCCL INFO [Service thread] Connection closed by localRank 2\n";
+
+TEST(PeerCloses, WitnessesGiveAnUnhostedFailingRankItsHost) {
+  const AnalysisResult r = AnalyzeText(std::string(kRank2OomAndWitnesses));
+  EXPECT_EQ(CauseClassName(CauseOf(r).cls), "cuda-oom");
+  EXPECT_TRUE(testing::OneCulprit(r, 2, "train-w-0"));
+}
+
+TEST(PeerCloses, WitnessesOfAnotherLocalRankOrOfTwoHostsGiveNoHost) {
+  std::string other(kRank2OomAndWitnesses);
+  for (size_t at = other.find("localRank 2"); at != std::string::npos;
+       at = other.find("localRank 2", at + 1)) {
+    other.replace(at, 11, "localRank 3");
+  }
+  EXPECT_TRUE(testing::OneCulprit(AnalyzeText(other), 2, ""));
+  EXPECT_TRUE(CauseOf(AnalyzeText(other)).culprits[0].host.empty());
+  const std::string two_hosts =
+      std::string(kRank2OomAndWitnesses) +
+      "train-m-0:2201:2301 [0] NCCL INFO [Service thread] Connection closed by localRank 2\n";
+  const AnalysisResult r = AnalyzeText(two_hosts);
+  ASSERT_EQ(CauseOf(r).culprits.size(), 1u);
+  EXPECT_TRUE(CauseOf(r).culprits[0].host.empty());
+}
+
 }  // namespace ncclscope
