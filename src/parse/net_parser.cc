@@ -190,7 +190,21 @@ bool ParseNetSlash(std::string_view body, EventData* data) {
   if (sep == std::string_view::npos) {
     sep = rest.find(": ");  // 2.22+ "NET/IB: ..." spellings
     sep_len = 2;
-    if (sep == std::string_view::npos) return false;
+    if (sep == std::string_view::npos) {
+      // A plugin's own word that it is up: "NET/FastSocket plugin initialized" (Google's).
+      constexpr std::string_view kUp = " plugin initialized";
+      const std::string_view name = Trim(rest);
+      if (!EndsWith(name, kUp) || name.size() == kUp.size() ||
+          name.substr(0, name.size() - kUp.size()).find(' ') != std::string_view::npos) {
+        return false;
+      }
+      PluginEvent p;
+      p.action = PluginAction::kInitialized;
+      p.kind = "NET";
+      p.name = name.substr(0, name.size() - kUp.size());
+      *data = p;
+      return true;
+    }
   }
   std::string_view net = rest.substr(0, sep);
   if (net.find('/') != std::string_view::npos) return false;

@@ -68,6 +68,10 @@ constexpr Notable kNotable[] = {
     {"NCCL_SHM_USE_CUDA_MEMCPY", "copies SHM data with the copy engine", Never},
     {"NCCL_SOCKET_IFNAME", "selects the socket/bootstrap interfaces", Never},
     {"NCCL_IB_HCA", "selects the IB HCAs", Never},
+    {"NCCL_IBEXT_DISABLE",
+     "disables the HPC-X IBext net plugin only: NCCL's own IB transport stays on unless "
+     "NCCL_IB_DISABLE=1",
+     Never},
     {"NCCL_IB_GID_INDEX", "forces the RoCE GID index", IbSetupFailed, kGidFailed},
     {"NCCL_IB_ADDR_RANGE", "limits RoCE GIDs to addresses in this range", IbSetupFailed,
      kGidFailed},

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "rule_util.h"
+
 namespace ncclscope {
 namespace {
 
@@ -117,7 +119,7 @@ bool IsProxyOperationReport(std::string_view m) {
 
 std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
   if (job.error_trails.empty()) return {};
-  LineSet trail_lines, warn_lines, moved_on;
+  LineSet trail_lines, warn_lines, moved_on, switched_off;
   for (const ErrorTrailRecord& t : job.error_trails) {
     trail_lines.Add(t.evidence.source, t.evidence.line);
   }
@@ -132,15 +134,24 @@ std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
     if (!p.network_evidence.text.empty()) {
       moved_on.Add(p.network_evidence.source, p.network_evidence.line);
     }
+    // "NCCL_IBEXT_DISABLE set by environment to 1." then `net.cc:55 -> 3`: the plugin (or
+    // transport) was told to stay off, and its init says so with a code.
+    for (const auto& [name, setting] : p.env) {
+      if (name.ends_with("_DISABLE") && rules_internal::IsTruthy(setting.value) && setting.evidence.line > 0) {
+        switched_off.Add(setting.evidence.source, setting.evidence.line);
+      }
+    }
   }
   trail_lines.Seal();
   warn_lines.Seal();
   moved_on.Seal();
+  switched_off.Seal();
   auto explained = [&](const ErrorTrailRecord& t) {
     const uint32_t source = t.evidence.source;
     uint64_t start = t.evidence.line;
     while (start > 1 && trail_lines.Has(source, start - 1)) --start;
     if (start > 1 && warn_lines.Has(source, start - 1)) return true;
+    if (start > 1 && switched_off.Has(source, start - 1)) return true;
     uint64_t end = t.evidence.line;
     while (trail_lines.Has(source, end + 1)) ++end;
     if (moved_on.Has(source, end + 1)) return true;  // a probe NCCL recovered from

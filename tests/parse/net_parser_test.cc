@@ -83,7 +83,10 @@ INSTANTIATE_TEST_SUITE_P(
         PluginCase{"NET/Plugin: Failed to find ncclCollNetPlugin_v9 symbol.", "NET",
                    PluginAction::kSymbolMissing, "ncclCollNetPlugin_v9"},
         PluginCase{"TUNER/Plugin: Using tuner plugin nccl_ofi_tuner", "TUNER",
-                   PluginAction::kLoaded, "nccl_ofi_tuner"}));
+                   PluginAction::kLoaded, "nccl_ofi_tuner"},
+        // Google's FastSocket plugin says so itself (NVIDIA/nccl#651).
+        PluginCase{"NET/FastSocket plugin initialized", "NET", PluginAction::kInitialized,
+                   "FastSocket"}));
 
 TEST(PluginLines, FailedToInitializeAnyIsAllFailedAtWarnLevel) {
   auto p = testing::ParseOne(
