@@ -115,7 +115,6 @@ std::string_view GluedLastError(std::string_view text) {
   return Trimmed(rest);
 }
 
-/// The text after `what():` on the line that follows "terminate called after throwing".
 /// Whether the exception a terminated ProcessGroupNCCL watchdog names is an error it found in an
 /// NCCL work ("CUDA error: an illegal memory access was encountered", "NCCL error: unhandled
 /// cuda error ..."), not its own timeout ("[Rank 1] Watchdog caught collective operation
@@ -136,6 +135,7 @@ bool IsWatchdogFoundError(std::string_view detail) {
   return false;
 }
 
+/// The text after `what():` on the line that follows "terminate called after throwing".
 std::string_view WhatText(std::string_view text) {
   constexpr std::string_view kWhat = "what():";
   const size_t at = text.find(kWhat);
@@ -147,6 +147,21 @@ std::string_view WhatText(std::string_view text) {
 constexpr uint64_t kLastErrorLines = 4;
 /// Lines between "terminate called after throwing" and its `what():` line.
 constexpr uint64_t kWhatLines = 2;
+/// The same, for a `what():` line no framework parser read: processes that abort together
+/// interleave their terminate lines, signal reports and what() lines.
+constexpr uint64_t kLooseWhatLines = 8;
+
+/// The rank an application's own NCCL check names at the end of its message ("... at line: 86
+/// rank: 0"); -1 when none.
+int RankAtEnd(std::string_view text) {
+  constexpr std::string_view kRank = "rank: ";
+  const size_t at = text.rfind(kRank);
+  if (at == std::string_view::npos) return -1;
+  size_t k = at + kRank.size();
+  int64_t rank = -1;
+  if (!ReadNumber(text, &k, &rank) || k != Trimmed(text).size() || rank > 1000000) return -1;
+  return static_cast<int>(rank);
+}
 
 std::string FrameText(const ncclscope::Traceback& t) {
   std::string_view file = t.file;
@@ -253,6 +268,21 @@ void IncidentRecorder::NoteTerminateWhat(const EventContext& ctx, int rank, Sour
   if (t.rank < 0 && rank >= 0) t.rank = rank;
   if (t.message.empty()) t.message = std::string(what);
   src->last_terminate = -1;
+}
+
+void IncidentRecorder::NoteLooseWhat(const EventContext& ctx, std::string_view what, int rank,
+                                     Job* job) {
+  // The earliest terminate of this input, a few lines up, that has no text yet.
+  std::vector<Incident>& incidents = job->incidents.incidents;
+  Incident* found = nullptr;
+  for (size_t k = incidents.size(); k-- > 0;) {
+    Incident& i = incidents[k];
+    if (i.evidence.source != ctx.source || i.evidence.line + kLooseWhatLines < ctx.line) break;
+    if (i.kind == IncidentKind::kCppTerminate && i.message.empty()) found = &i;
+  }
+  if (found == nullptr) return;
+  found->message = std::string(what);
+  if (found->rank < 0) found->rank = rank >= 0 ? rank : RankAtEnd(what);
 }
 
 void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_view detail,
@@ -773,6 +803,9 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         }
         return;
       }
+      case TracebackKind::kCppWhat:
+        NoteLooseWhat(ctx, t->message, rank, job);
+        return;
     }
   }
 }

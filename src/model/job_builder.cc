@@ -489,7 +489,17 @@ struct Folder {
   // Read by the incident recorder only (JobBuilder::Add).
   void operator()(const ProcessExit&) {}
   void operator()(const LauncherEvent&) {}
-  void operator()(const Traceback&) {}
+  void operator()(const Traceback& t) {
+    // An uncaught C++ exception's text that names NCCL (an application's own NCCL check): the
+    // rules read its words like those of an NCCL error's detail line.
+    if (t.kind != TracebackKind::kCppWhat) return;
+    FrameworkRecord r;
+    r.kind = FrameworkRecord::Kind::kEvent;
+    r.event = FrameworkKind::kNcclErrorDetail;
+    r.rank = TorchRank(ctx, -1);
+    r.detail = std::string(t.message);
+    AddFramework(job, *st, ctx, std::move(r));
+  }
   void operator()(const KnownNoise&) {}
   void operator()(const Unrecognized& e) {
     if (e.mention) {

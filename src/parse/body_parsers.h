@@ -78,6 +78,10 @@ bool IsTorchLogLine(std::string_view text);
 bool IsLastErrorLine(std::string_view trimmed, std::string_view* head);
 /// vLLM's NCCL sanity-check prints ("PyTorch NCCL is successful!", also glued).
 bool IsSanityCheckOutput(std::string_view text);
+/// The text of an uncaught C++ exception's `what():` line (under "terminate called after throwing
+/// an instance of ..."): `  what():  NCCL failure: unhandled cuda error in x.cu at line: 86 rank:
+/// 0` gives "NCCL failure: ...". Empty for any other line.
+std::string_view CppWhatText(std::string_view trimmed);
 
 /// Known uninteresting message families; returns the family name or empty.
 std::string_view NoiseFamily(std::string_view body);

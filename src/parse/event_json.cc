@@ -37,8 +37,8 @@ constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed",  "mpirun
 constexpr std::string_view kLauncherKinds[] = {
     "restart",       "failures_header", "root_cause_header", "table_entry", "table_field",
     "job_cancelled", "oom_event",       "mpi_abort",         "kill_sent"};
-constexpr std::string_view kTracebackKinds[] = {"start", "frame", "exception", "fatal_signal",
-                                                "cpp_terminate"};
+constexpr std::string_view kTracebackKinds[] = {"start",        "frame",         "exception",
+                                                "fatal_signal", "cpp_terminate", "cpp_what"};
 
 template <size_t N, typename E>
 std::string_view EnumName(const std::string_view (&names)[N], E e) {

@@ -77,4 +77,10 @@ bool IsSanityCheckOutput(std::string_view text) {
   return true;
 }
 
+std::string_view CppWhatText(std::string_view trimmed) {
+  constexpr std::string_view kWhat = "what():";
+  if (!trimmed.starts_with(kWhat)) return {};
+  return Trim(trimmed.substr(kWhat.size()));
+}
+
 }  // namespace ncclscope::parse_internal

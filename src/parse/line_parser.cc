@@ -20,6 +20,7 @@
 namespace ncclscope {
 
 using parse_internal::IsLastErrorLine;
+using parse_internal::CppWhatText;
 using parse_internal::IsSanityCheckOutput;
 using parse_internal::IsTorchLogLine;
 using parse_internal::StartsWith;
@@ -655,6 +656,17 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
     ctx.level = Level::kTorch;
     event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
+  // What an uncaught C++ exception said, when no framework parser read it (an application's own
+  // NCCL check: "what():  NCCL failure: unhandled cuda error in x.cu at line: 86 rank: 0").
+  if (const std::string_view what = CppWhatText(trimmed); !what.empty()) {
+    ctx.level = Level::kTorch;
+    ctx.body = what;
+    Traceback tb;
+    tb.kind = TracebackKind::kCppWhat;
+    tb.message = what;
+    event->data = tb;
     return ParseOutcome::kEvent;
   }
   if (IsSanityCheckOutput(trimmed)) {  // an application's "NCCL works" print: carries nothing

@@ -175,6 +175,23 @@ std::string_view PodEndText(const Incident& i) {
   return {};
 }
 
+/// Whether an exception's text is an NCCL error of its process's own: an NCCL call's failure in
+/// words ("NCCL failure: unhandled cuda error", "ncclSystemError"), not a watchdog's timeout or a
+/// peer that went away.
+bool NamesOwnNcclError(std::string_view text) {
+  if (text.empty() || IsCascadeMessage(text) || Contains(text, "Watchdog caught") ||
+      Contains(text, "timed out") || Contains(text, "timeout")) {
+    return false;
+  }
+  static constexpr std::string_view kWords[] = {
+      "NCCL failure", "NCCL error",        "unhandled cuda error", "unhandled system error",
+      "internal error", "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError"};
+  for (std::string_view w : kWords) {
+    if (Contains(text, w)) return true;
+  }
+  return false;
+}
+
 /// Classifies a failure from its lines; fills cls, what, signal.
 void Classify(RankFailure* f) {
   const Incident* exception = nullptr;
@@ -252,7 +269,10 @@ void Classify(RankFailure* f) {
     return;
   }
   if (terminate != nullptr) {
-    f->cls = CauseClass::kCrashSignal;
+    // An application's own NCCL check threw ("NCCL failure: unhandled cuda error in x.cu at
+    // line: 86"): the abort is that NCCL error's end, classed by its words.
+    f->cls = NamesOwnNcclError(terminate->message) ? ClassOfErrorText(terminate->message)
+                                                   : CauseClass::kCrashSignal;
     f->what = fmt::format("aborted by an uncaught C++ exception {}", terminate->type);
     if (!terminate->message.empty()) f->what += ": " + Headline(terminate->message);
     return;

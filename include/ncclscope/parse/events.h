@@ -410,6 +410,7 @@ enum class TracebackKind : uint8_t {
   kException,     // "ValueError: loss became NaN at step 3" after a traceback
   kFatalSignal,   // "Fatal Python error: Segmentation fault" / "Aborted" / "Floating point exception"
   kCppTerminate,  // "terminate called after throwing an instance of 'c10::DistBackendError'"
+  kCppWhat,       // "  what():  NCCL failure: unhandled cuda error in x.cu at line: 86 rank: 0"
 };
 struct Traceback {
   TracebackKind kind = TracebackKind::kStart;
