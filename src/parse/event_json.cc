@@ -32,8 +32,9 @@ constexpr std::string_view kWarnCategories[] = {"shm",     "cuda",  "socket",  "
 constexpr std::string_view kFrameworkKinds[] = {
     "nccl_error_detail", "heartbeat_timeout", "watchdog_terminated", "taking_down", "comm_aborted",
     "init_timeout",      "dump_signal",       "process_signal",      "child_failed"};
-constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed",  "mpirun", "slurm",
-                                               "kubernetes", "kernel", "python", "ray"};
+constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed", "mpirun",
+                                               "slurm",    "kubernetes", "kernel",
+                                               "python",   "ray",       "vllm"};
 constexpr std::string_view kLauncherKinds[] = {
     "restart",       "failures_header", "root_cause_header", "table_entry", "table_field",
     "job_cancelled", "oom_event",       "mpi_abort",         "kill_sent"};

@@ -126,7 +126,7 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
       break;
   }
   if (ParseTorchelastic(msg, data) || ParsePythonLine(msg, false, data) ||
-      ParseKernelOom(msg, data) || ParseRay(msg, data)) {
+      ParseKernelOom(msg, data) || ParseRay(msg, data) || ParseVllmWorkerDied(msg, data)) {
     return true;
   }
   // "*** JOB 12 ON node7 CANCELLED AT ..." without the slurmstepd head.

@@ -32,6 +32,9 @@ bool ParseKernelOom(std::string_view line, EventData* data);
 /// Ray: "A worker died or was killed while executing a task by an unexpected system error",
 /// "Ray killed this worker ... because ... memory usage threshold".
 bool ParseRay(std::string_view line, EventData* data);
+/// vLLM's multiprocess executor: "Worker proc VllmWorker-1 died unexpectedly, shutting down
+/// executor." (behind vLLM's logger head): worker 1, its rank in the executor, ended.
+bool ParseVllmWorkerDied(std::string_view line, EventData* data);
 /// A process's own fatal-signal handler in UCX's format: "[host:pid:0:tid] Caught signal 7 (Bus
 /// error: nonexistent physical address)".
 bool ParseCaughtSignal(std::string_view line, EventData* data);

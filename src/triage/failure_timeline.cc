@@ -30,6 +30,8 @@ std::string_view ReporterName(ExitReporter r) {
       return "python";
     case ExitReporter::kRay:
       return "ray";
+    case ExitReporter::kVllm:
+      return "vllm";
   }
   return "?";
 }

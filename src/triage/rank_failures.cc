@@ -304,6 +304,14 @@ void Classify(RankFailure* f) {
     f->detail = "Ray names the OOM killer's SIGKILL, `ray stop` or a crash as the usual causes";
     return;
   }
+  if (exit != nullptr && exit->reporter == ExitReporter::kVllm) {
+    f->cls = CauseClass::kProcessKilled;
+    f->what = "died unexpectedly (vLLM's executor saw its worker process end)";
+    f->class_guessed = true;
+    f->detail = "the worker printed no error of its own: the OOM killer's SIGKILL, a crash in "
+                "native code or a kill from outside; its own stderr and the kernel log say which";
+    return;
+  }
   f->cls = CauseClass::kPythonException;
   f->what = "ended with an error";
 }

@@ -45,6 +45,9 @@ struct RankFailure {
   std::string fallout_what;                 ///< How it suffered: "SIGTERM from the launcher".
   bool table_root_cause = false;            ///< torchelastic's "first observed failure".
   bool stale_id = false;                    ///< Joined an older attempt's NCCL id.
+  /// The class is the likeliest reading of an end that the input does not explain (an executor
+  /// saw its worker die): medium confidence at most.
+  bool class_guessed = false;
   std::string stale_comm;
 };
 

@@ -369,6 +369,8 @@ enum class ExitReporter : uint8_t {
                  // UCX's handler "[host:pid:0:tid] Caught signal 7 (Bus error: ...)"
   kRay,          // "(raylet) A worker died or was killed while executing a task by an unexpected
                  // system error. ... Worker IP address: 172.19.24.110"
+  kVllm,         // vLLM's executor: "Worker proc VllmWorker-1 died unexpectedly, shutting down
+                 // executor."
 };
 /// A process ended (or was killed), as a launcher, scheduler, the kernel or the process said.
 struct ProcessExit {
