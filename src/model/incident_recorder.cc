@@ -151,6 +151,19 @@ constexpr uint64_t kWhatLines = 2;
 /// interleave their terminate lines, signal reports and what() lines.
 constexpr uint64_t kLooseWhatLines = 8;
 
+/// The rank of PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from
+/// [0] ..." (the rank that fetches); -1 for any other message.
+int UniqueIdFetcherRank(std::string_view message) {
+  if (message.size() < 3 || message.front() != '[' ||
+      message.find("] is setting up NCCL communicator") == std::string_view::npos) {
+    return -1;
+  }
+  size_t k = 1;
+  int64_t rank = -1;
+  if (!ReadNumber(message, &k, &rank) || k >= message.size() || message[k] != ']') return -1;
+  return rank <= 1000000 ? static_cast<int>(rank) : -1;
+}
+
 /// The rank an application's own NCCL check names at the end of its message ("... at line: 86
 /// rank: 0"); -1 when none.
 int RankAtEnd(std::string_view text) {
@@ -772,7 +785,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       case TracebackKind::kException: {
         Incident i = base;
         i.kind = IncidentKind::kException;
-        i.rank = rank;
+        i.rank = rank >= 0 ? rank : UniqueIdFetcherRank(t->message);
         i.type = std::string(t->type);
         i.message = std::string(t->message);
         if (tb.started) i.frame = tb.frame;

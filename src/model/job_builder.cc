@@ -492,7 +492,12 @@ struct Folder {
   void operator()(const Traceback& t) {
     // An uncaught C++ exception's text that names NCCL (an application's own NCCL check): the
     // rules read its words like those of an NCCL error's detail line.
-    if (t.kind != TracebackKind::kCppWhat) return;
+    // Also PyTorch's failure to fetch the NCCL unique id from rank 0's store ("[14] is setting
+    // up NCCL communicator and retrieving ncclUniqueId from [0] ..., but store->get('0') got
+    // error: Connection reset by peer").
+    const bool unique_id = t.kind == TracebackKind::kException &&
+                           t.message.find("retrieving ncclUniqueId") != std::string_view::npos;
+    if (t.kind != TracebackKind::kCppWhat && !unique_id) return;
     FrameworkRecord r;
     r.kind = FrameworkRecord::Kind::kEvent;
     r.event = FrameworkKind::kNcclErrorDetail;

@@ -34,6 +34,12 @@ bool NamesFailedNcclCall(const std::string& message) {
   return false;
 }
 
+/// PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d
+/// key-value store by key '0', but store->get('0') got error: Connection reset by peer".
+bool IsUniqueIdFetchFailure(std::string_view message) {
+  return Contains(message, "retrieving ncclUniqueId") && Contains(message, "got error: ");
+}
+
 CauseClass ClassOfException(const std::string& type, const std::string& message) {
   if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
     return CauseClass::kCudaOom;
@@ -44,8 +50,12 @@ CauseClass ClassOfException(const std::string& type, const std::string& message)
   if (Contains(type, "DistStoreError") || Contains(message, "waiting for clients")) {
     return CauseClass::kLateStart;
   }
+  // PyTorch could not fetch the NCCL unique id from rank 0's store ("[14] is setting up NCCL
+  // communicator and retrieving ncclUniqueId from [0] via c10d key-value store ..., but
+  // store->get('0') got error: Connection reset by peer"): a connection failure.
   if (Contains(type, "DistBackendError") || Contains(type, "NCCL") ||
-      Contains(message, "NCCL error") || NamesFailedNcclCall(message)) {
+      Contains(message, "NCCL error") || NamesFailedNcclCall(message) ||
+      IsUniqueIdFetchFailure(message)) {
     return ClassOfErrorText(message);
   }
   return CauseClass::kPythonException;
@@ -229,6 +239,12 @@ void Classify(RankFailure* f) {
     f->cls = ClassOfException(exception->type, exception->message);
     f->what = fmt::format("raised {}: {}", exception->type, Headline(exception->message));
     if (!exception->frame.empty()) f->what += fmt::format(" (at {})", exception->frame);
+    if (IsUniqueIdFetchFailure(exception->message)) {
+      f->detail = "it could not fetch the NCCL unique id from the store of the rank that creates "
+                  "it: that rank (the store's host, usually rank 0) crashed or exited, or is not "
+                  "reachable from here — its own output says which";
+      f->class_guessed = true;  // this rank is where it showed, likely not where it began
+    }
     return;
   }
   if (nccl_exception != nullptr) {

@@ -46,7 +46,8 @@ struct RankFailure {
   bool table_root_cause = false;            ///< torchelastic's "first observed failure".
   bool stale_id = false;                    ///< Joined an older attempt's NCCL id.
   /// The class is the likeliest reading of an end that the input does not explain (an executor
-  /// saw its worker die): medium confidence at most.
+  /// saw its worker die), or the rank is where a failure showed rather than began (it could not
+  /// reach rank 0's store): medium confidence at most.
   bool class_guessed = false;
   std::string stale_comm;
 };
