@@ -78,6 +78,13 @@ bool IsTorchLogLine(std::string_view text);
 bool IsLastErrorLine(std::string_view trimmed, std::string_view* head);
 /// vLLM's NCCL sanity-check prints ("PyTorch NCCL is successful!", also glued).
 bool IsSanityCheckOutput(std::string_view text);
+/// A line of PyTorch's ProcessGroupNCCL option dump ("NCCL_ASYNC_ERROR_HANDLING: 0",
+/// "TORCH_NCCL_BLOCKING_WAIT: 0", printed under "ProcessGroupNCCL initialized with following
+/// options:"): framework output that carries nothing.
+bool IsTorchOptionLine(std::string_view trimmed);
+/// A test runner's own line (GoogleTest's "[ RUN      ] ProcessGroupNCCLTest.testAllreduce",
+/// CTest's "152/152 Test #151: ProcessGroupNCCLTest ... Passed 60.53 sec"): CI output.
+bool IsTestRunnerLine(std::string_view trimmed);
 /// The text of an uncaught C++ exception's `what():` line (under "terminate called after throwing
 /// an instance of ..."): `  what():  NCCL failure: unhandled cuda error in x.cu at line: 86 rank:
 /// 0` gives "NCCL failure: ...". Empty for any other line.

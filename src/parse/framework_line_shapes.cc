@@ -1,9 +1,11 @@
 // Lines that are no NCCL message but whose shape is known: PyTorch's c10/glog lines and C++
-// backtrace frames, PyTorch's "Last error:" line (also behind a logger's head), and the output of
-// vLLM's NCCL sanity-check script (body_parsers.h).
+// backtrace frames, PyTorch's "Last error:" line (also behind a logger's head) and its
+// ProcessGroupNCCL option dump, the output of vLLM's NCCL sanity-check script, test runners'
+// lines (GoogleTest, CTest) and an uncaught C++ exception's `what():` (body_parsers.h).
 #include <string_view>
 
 #include "body_parsers.h"
+#include "ncclscope/base/ascii.h"
 #include "text_cursor.h"
 
 namespace ncclscope::parse_internal {
@@ -75,6 +77,34 @@ bool IsSanityCheckOutput(std::string_view text) {
     if (s.empty() || s.size() > 24 || s.find(' ') != std::string_view::npos) return false;
   }
   return true;
+}
+
+bool IsTorchOptionLine(std::string_view trimmed) {
+  std::string_view name = trimmed;
+  if (name.starts_with("TORCH_")) name.remove_prefix(6);
+  if (!name.starts_with("NCCL_") || trimmed.size() > 80) return false;
+  const size_t colon = name.find(": ");
+  if (colon == std::string_view::npos || colon <= 5) return false;
+  for (char c : name.substr(0, colon)) {
+    if (!ascii::IsWordChar(c) || ascii::IsLower(c)) return false;  // A-Z, 0-9, _
+  }
+  const std::string_view value = name.substr(colon + 2);
+  return !value.empty() && value.find(' ') == std::string_view::npos;
+}
+
+bool IsTestRunnerLine(std::string_view trimmed) {
+  // GoogleTest: a 12-character status column.
+  static constexpr std::string_view kGtest[] = {"[ RUN      ] ", "[       OK ] ", "[  FAILED  ] ",
+                                                "[----------] ", "[==========] ", "[  PASSED  ] ",
+                                                "[  SKIPPED ] "};
+  for (std::string_view g : kGtest) {
+    if (trimmed.starts_with(g)) return true;
+  }
+  // CTest: "152/152 Test #151: ProcessGroupNCCLTest ....... Bus error***Exception:  60.53 sec".
+  TextCursor c(trimmed);
+  int done = 0, total = 0, number = 0;
+  return c.ReadInt(&done) && c.Eat("/") && c.ReadInt(&total) && (c.SkipSpaces(), c.Eat("Test #")) &&
+         c.ReadInt(&number) && c.Eat(": ") && trimmed.ends_with(" sec");
 }
 
 std::string_view CppWhatText(std::string_view trimmed) {

@@ -19,10 +19,12 @@
 
 namespace ncclscope {
 
-using parse_internal::IsLastErrorLine;
 using parse_internal::CppWhatText;
+using parse_internal::IsLastErrorLine;
 using parse_internal::IsSanityCheckOutput;
+using parse_internal::IsTestRunnerLine;
 using parse_internal::IsTorchLogLine;
+using parse_internal::IsTorchOptionLine;
 using parse_internal::StartsWith;
 
 struct LineParser::State {
@@ -653,9 +655,15 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     event->data = KnownNoise{"cut"};
     return ParseOutcome::kEvent;
   }
-  if (IsTorchLogLine(trimmed)) {  // PyTorch output no parser reads: known, carries nothing
+  if (IsTorchLogLine(trimmed) || IsTorchOptionLine(trimmed)) {
+    // PyTorch output no parser reads: known, carries nothing.
     ctx.level = Level::kTorch;
     event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
+  if (IsTestRunnerLine(trimmed)) {  // a test runner's line that names an NCCL test
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"test"};
     return ParseOutcome::kEvent;
   }
   // What an uncaught C++ exception said, when no framework parser read it (an application's own
