@@ -72,11 +72,6 @@ struct ProcState {
   uint32_t last_source = 0;
   uint64_t last_line = 0;
   LineText last_text;
-  /// Its latest connect retry (parse/connect_retry.h): Process::stalled_on_connect when that is
-  /// also its last line.
-  bool has_retry = false;
-  uint32_t retry_source = 0;
-  uint64_t retry_line = 0;
   Memberships comms;  ///< Chunked: a process may create thousands.
   int current = -1;  ///< Index into comms of the most recently active membership.
   int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).

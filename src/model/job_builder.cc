@@ -14,7 +14,6 @@
 
 #include "builder_state.h"
 #include "ncclscope/base/byte_words.h"
-#include "ncclscope/parse/connect_retry.h"
 
 namespace ncclscope {
 
@@ -181,12 +180,6 @@ void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& c
 
 void AddNotice(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx) {
   AddRecord(&job->notices, &st->notice_index, proc, ctx, Warning{WarnCategory::kOther, ctx.body});
-  if (proc >= 0 && ParseConnectRetry(ctx.body, nullptr)) {
-    ProcState& ps = st->procs[proc];
-    ps.has_retry = true;
-    ps.retry_source = ctx.source;
-    ps.retry_line = ctx.line;
-  }
 }
 
 int TorchRank(const EventContext& ctx, int event_rank) {
@@ -635,8 +628,6 @@ void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options)
     last.source = ps.last_source;
     last.line = ps.last_line;
     last.text = std::string(ps.last_text.view());
-    job->processes[i].stalled_on_connect =
-        ps.has_retry && ps.retry_source == ps.last_source && ps.retry_line == ps.last_line;
   }
   for (size_t i = 0; i < state->events_by_index.size(); ++i) {
     if (state->events_by_index[i] == 0) continue;

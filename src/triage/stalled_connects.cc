@@ -14,7 +14,8 @@
 namespace ncclscope::triage_internal {
 namespace {
 
-/// The retry that ends the process's output, read again from its last line.
+/// The retry that ends the process's output: its last NCCL line (Process::last_line), if that is
+/// one.
 bool LastRetry(const Process& p, ConnectRetry* out) {
   const std::string& text = p.last_line.text;
   const size_t info = text.find("NCCL INFO ");
@@ -47,10 +48,10 @@ std::optional<RootCause> FromStalledConnects(const AttemptView& view) {
   std::set<std::string> peers;       ///< Named peers, with their ports.
   std::string error;
   for (const Process& p : view.job->processes) {
-    if (!p.stalled_on_connect) continue;
-    const ProcessInstance* instance = InstanceOf(view, p);
     ConnectRetry retry;
-    if (instance == nullptr || !LastRetry(p, &retry)) continue;
+    if (!LastRetry(p, &retry)) continue;
+    const ProcessInstance* instance = InstanceOf(view, p);
+    if (instance == nullptr) continue;
     stalled.push_back(RankText(instance->rank, p.hostname, p.pid));
     if (error.empty()) error = std::string(retry.error);
     if (!retry.peer.empty() && peers.insert(std::string(retry.peer)).second) {
@@ -65,9 +66,10 @@ std::optional<RootCause> FromStalledConnects(const AttemptView& view) {
   rc.cls = CauseClass::kNetwork;
   rc.confidence = Confidence::kLow;
   const std::string who =
-      stalled.size() <= 3 ? fmt::format("{}", fmt::join(stalled, ", "))
-                          : fmt::format("{} and {} more", fmt::join(stalled.begin(), stalled.begin() + 3, ", "),
-                                        stalled.size() - 3);
+      stalled.size() <= 3
+          ? fmt::format("{}", fmt::join(stalled, ", "))
+          : fmt::format("{} and {} more", fmt::join(stalled.begin(), stalled.begin() + 3, ", "),
+                        stalled.size() - 3);
   const std::string target =
       peers.empty() ? std::string("its peer")
                     : fmt::format("{}", fmt::join(peers.begin(), peers.end(), ", "));

@@ -112,9 +112,6 @@ struct Process {
   std::set<std::string> coll_algos;
   Evidence first_line;           ///< First NCCL line.
   Evidence last_line;            ///< Last NCCL line.
-  /// Its last NCCL line is a connect retry ("socketPollConnect: connect to ... returned
-  /// Connection refused, retrying"): it stopped, in the input, waiting for a peer to answer.
-  bool stalled_on_connect = false;
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
   /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
