@@ -140,11 +140,11 @@ class EnvOverrideRule : public BasicRule {
                                                 : " narrowed a fast path that then failed");
           for (int p : procs) AddProcess(job, p, &f);
           AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
+          const std::string_view why =
+              n.failed.empty() ? std::string_view("although the job has ranks that would use it")
+                               : n.failed;
           f.message = item + " (" + std::string(n.effect) + ") on " + std::to_string(procs.size()) +
-                      " process(es), " +
-                      (n.failed.empty() ? std::string("although the job has ranks that would use it")
-                                        : std::string(n.failed)) +
-                      ".";
+                      " process(es), " + std::string(why) + ".";
           out->push_back(std::move(f));
           continue;
         }

@@ -137,7 +137,8 @@ std::vector<const ErrorTrailRecord*> SilentFailingTrails(const Job& job) {
     // "NCCL_IBEXT_DISABLE set by environment to 1." then `net.cc:55 -> 3`: the plugin (or
     // transport) was told to stay off, and its init says so with a code.
     for (const auto& [name, setting] : p.env) {
-      if (name.ends_with("_DISABLE") && rules_internal::IsTruthy(setting.value) && setting.evidence.line > 0) {
+      if (name.ends_with("_DISABLE") && rules_internal::IsTruthy(setting.value) &&
+          setting.evidence.line > 0) {
         switched_off.Add(setting.evidence.source, setting.evidence.line);
       }
     }

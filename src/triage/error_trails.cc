@@ -1,7 +1,11 @@
 // FromErrorTrails: when no line of the attempt reports an error in words, a failed NCCL call
 // shown only by its return-code trail (`include/net.h:25 -> 2`) is the failure: the process
 // that printed the first failing line, the class its starting point implies, low confidence.
+// RefineByTrails: the same starting point classes a failure that only says "unhandled system
+// error".
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "ncclscope/rules/error_trail.h"
 #include "triage_internal.h"
@@ -58,8 +62,9 @@ bool IsSystemErrorText(std::string_view text) {
 
 void RefineByTrails(const AttemptView& view, std::vector<RankFailure>* failures) {
   const Job& job = *view.job;
-  const std::vector<const ErrorTrailRecord*> trails = SilentFailingTrails(job);
-  if (trails.empty()) return;
+  // The trails are read only for a failure that needs them (once per attempt otherwise, for
+  // jobs restarted hundreds of times).
+  std::optional<std::vector<const ErrorTrailRecord*>> silent;
   for (RankFailure& f : *failures) {
     if (f.cls != CauseClass::kNcclError || f.first == nullptr || f.host.empty()) continue;
     bool generic = false;
@@ -70,6 +75,8 @@ void RefineByTrails(const AttemptView& view, std::vector<RankFailure>* failures)
       }
     }
     if (!generic) continue;
+    if (!silent) silent = SilentFailingTrails(job);
+    const std::vector<const ErrorTrailRecord*>& trails = *silent;
     // The failing process's own silent trail: by pid, else the only process of its host with one.
     const ErrorTrailRecord* mine = nullptr;
     int on_host = 0;

@@ -31,7 +31,8 @@ constexpr std::string_view kTwoRanksAbort =
 
 TEST(CppWhat, WhatLineNamingNcclIsUnderstood) {
   const testing::Parsed p = testing::ParseOne(
-      "  what():  NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 rank: 0");
+      "  what():  NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 "
+      "rank: 0");
   ASSERT_EQ(EventTypeName(p.event.data), "traceback");
   const auto& tb = std::get<Traceback>(p.event.data);
   EXPECT_EQ(tb.kind, TracebackKind::kCppWhat);

@@ -52,7 +52,8 @@ TEST(SystemErrorTrails, GidSettingsBeforeAFailedIbSetupAreWarned) {
 TEST(SystemErrorTrails, GidSettingsWithoutAFailureAreOnlyListed) {
   const AnalysisResult r = AnalyzeText(
       "node1:11537:11571 [3] NCCL INFO NCCL_IB_GID_INDEX set by environment to 3\n"
-      "node1:11537:11571 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>\n");
+      "node1:11537:11571 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB "
+      "eth0:10.0.0.1<0>\n");
   const Finding* f = FindingOf(r, "env-override");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kInfo);
