@@ -23,6 +23,19 @@ void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* bu
   MarkFallout(result->root_cause, &result->findings);
 }
 
+/// Sets up the two-thread relay of a streaming pipeline where the options allow it.
+void SetRelay(const AnalyzeOptions& options, unsigned jobs, EventPipeline* pipeline) {
+  if (jobs == 1) return;
+  EventPipeline::RelaySettings relay;
+  relay.min_bytes = options.relay_min_bytes;
+  relay.tuning.hold_until_drain = options.relay_hold;
+  pipeline->set_relay(relay);
+}
+
+unsigned JobsOf(const AnalyzeOptions& options) {
+  return options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 BuilderTuning TuningOf(const AnalyzeOptions& options) {
@@ -40,8 +53,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   ExpandedInputs inputs = ExpandInputs(options.inputs);
   result->problems = inputs.problems;
   JobBuilder builder(&result->job, TuningOf(options));
-  const unsigned jobs =
-      options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = JobsOf(options);
   // Several inputs, or one large file cut into pieces: condense the pieces in parallel, replay
   // them in input order: the same events in the same order.
   const std::vector<InputPiece> pieces = PlanPieces(inputs.inputs, jobs, options.piece_bytes);
@@ -63,6 +75,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   } else {
     EventPipeline pipeline(&result->job.sources, &result->job.stats);
     pipeline.set_progress(options.progress);
+    SetRelay(options, jobs, &pipeline);
     auto sink = [&builder](const Event& e) { builder.Add(e); };
     for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
   }
@@ -92,6 +105,7 @@ AnalysisResult AnalyzeText(std::string_view text, std::string_view name,
   AnalysisResult result;
   JobBuilder builder(&result.job, TuningOf(options));
   EventPipeline pipeline(&result.job.sources, &result.job.stats);
+  SetRelay(options, JobsOf(options), &pipeline);
   auto sink = [&builder](const Event& e) { builder.Add(e); };
   pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", std::string(name)}, sink,
                &result.problems);

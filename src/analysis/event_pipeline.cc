@@ -1,5 +1,9 @@
 #include "ncclscope/analysis/event_pipeline.h"
 
+#include <memory>
+
+#include "ncclscope/analysis/event_relay.h"
+
 #include "ncclscope/input/line_stream.h"
 #include "ncclscope/parse/line_parser.h"
 
@@ -8,7 +12,8 @@ namespace ncclscope {
 EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
     : sources_(sources), stats_(stats) {}
 
-uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
+uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod,
+                                  EventRelay* relay) {
   if (pod.empty()) return input_source;
   if (!last_pod_.empty() && last_input_ == input_source && last_pod_ == pod)
     return last_pod_source_;
@@ -18,6 +23,7 @@ uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod) {
   if (it != pods_.end()) {
     idx = it->second;
   } else {
+    if (relay) relay->Drain();  // the sink may read sources_, which may move now
     SourceInfo s;
     s.name = (*sources_)[input_source].name + "[pod/" + std::string(pod) + "]";
     s.pod = std::string(pod);
@@ -61,27 +67,41 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     LineStream before(MemoryByteSource(primer_.data(), primer_.size()), input_source);
     if (before.Next(&line)) parser.Parse(line, &event);
   }
+  // Parsing here and modelling on a second thread, where the input is large enough to pay.
+  std::unique_ptr<EventRelay> relay;
+  if (relay_ && (total < 0 || static_cast<uint64_t>(total) >= relay_->min_bytes))
+    relay = std::make_unique<EventRelay>(sink, relay_->tuning);
   constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {
     if ((++count & (kProgressEvery - 1)) == 0 && progress_) {
       progress_(input.name, stream.diagnostics().bytes, total);
     }
-    uint32_t source = line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod);
+    uint32_t source = line.meta.pod.empty() ? input_source
+                                            : SourceFor(input_source, line.meta.pod, relay.get());
     line.source = source;
     SourceInfo& s = (*sources_)[source];
     ++s.lines;
     ++stats_->lines;
-    if (parser.Parse(line, &event) != ParseOutcome::kEvent) continue;
+    const Line& parsed = relay ? relay->Stage(line) : line;
+    if (parser.Parse(parsed, &event) != ParseOutcome::kEvent) continue;
     bool first = true;
     do {
       // Each glued NCCL message counts; a line that only mentions NCCL counts once, whatever
       // number of events it gives (the assignments of a pasted command line).
       if (first || event.ctx.level != Level::kNone) CountLine(event, &s);
       first = false;
-      sink(event);
+      if (!relay) {
+        sink(event);
+      } else if (relay->Owns(event)) {
+        relay->Push(event);
+      } else {  // A view into the parser's state: delivered now, after what was queued.
+        relay->Drain();
+        sink(event);
+      }
     } while (parser.ParseMore(&event));
   }
+  if (relay) relay->Drain();
   const InputDiagnostics& d = stream.diagnostics();
   if (progress_) progress_(input.name, d.bytes, total);
   SourceInfo& s = (*sources_)[input_source];

@@ -35,6 +35,13 @@ struct AnalyzeOptions {
   /// (CondensingPays): when condensing would keep most lines it is streamed instead. Tests that
   /// compare the pieces with a serial read turn this off.
   bool sample_pieces = true;
+  /// With jobs != 1, an input streamed into the model (not cut into pieces) of at least this size,
+  /// or of unknown size (a pipe), is parsed on one thread and modelled on another (EventRelay).
+  /// Tests make it 0.
+  uint64_t relay_min_bytes = 8ull << 20;
+  /// Tests: the relay's consumer waits until each input was parsed to its end (see
+  /// EventRelay::Tuning::hold_until_drain).
+  bool relay_hold = false;
   /// Optional: reading progress per input (progress bar). Only the streaming path (one input, or
   /// --jobs 1) reports progress.
   ProgressHook progress;

@@ -7,9 +7,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ncclscope/analysis/event_relay.h"
 #include "ncclscope/analysis/progress.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/input/input_set.h"
@@ -34,13 +36,23 @@ class EventPipeline {
 
   /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
   void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
+  /// Runs the sink on a second thread (EventRelay) for inputs of at least `min_bytes` (or of
+  /// unknown size: pipes): parsing and modelling then take a core each. Events reach the sink in
+  /// the same order, one at a time; the sink must not read the per-source line counters before
+  /// Run returns.
+  struct RelaySettings {
+    uint64_t min_bytes = 0;
+    EventRelay::Tuning tuning;
+  };
+  void set_relay(RelaySettings settings) { relay_ = settings; }
+
   /// The raw line (with its newline) that preceded the next input's first byte, when that input
   /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
   /// "Last error:" continuation) carries over. It yields nothing and is not counted.
   void set_primer(std::string primer) { primer_ = std::move(primer); }
 
  private:
-  uint32_t SourceFor(uint32_t input_source, std::string_view pod);
+  uint32_t SourceFor(uint32_t input_source, std::string_view pod, EventRelay* relay);
   /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
   /// Inline: it runs for every line.
   void CountLine(const Event& event, SourceInfo* s) {
@@ -77,6 +89,7 @@ class EventPipeline {
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
   std::string primer_;
+  std::optional<RelaySettings> relay_;
 };
 
 }  // namespace ncclscope

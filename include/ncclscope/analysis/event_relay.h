@@ -1,0 +1,92 @@
+// EventRelay: hands parsed events from the reading thread to a second thread that runs the sink
+// (the job model), so that parsing and modelling one stream use two cores.
+//
+// Events are views into the line they were parsed from (events.h). The relay makes them outlive
+// the reader's buffer: the reading thread copies each line into the current batch (Stage) and
+// parses the copy, so the event's views point into the batch, which stays alive until the sink
+// has seen it. A few events point into the parser's own state instead (a message joined from two
+// lines, a body with markdown links removed): Owns() says no, and the caller drains the relay and
+// calls the sink itself. The sink thus sees every event, in order, one at a time.
+#ifndef NCCLSCOPE_ANALYSIS_EVENT_RELAY_H_
+#define NCCLSCOPE_ANALYSIS_EVENT_RELAY_H_
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "ncclscope/input/line.h"
+#include "ncclscope/parse/events.h"
+
+namespace ncclscope {
+
+class EventRelay {
+ public:
+  using Sink = std::function<void(const Event&)>;
+  struct Tuning {
+    size_t batch_lines = 2048;          ///< Lines per batch handed over.
+    size_t batch_bytes = 256 * 1024;    ///< Text per batch (a longer line gets a batch of its own).
+    size_t batches = 4;                 ///< Batches in flight (filled, queued, being consumed).
+    /// Tests: the consumer starts only at Drain, after every event was queued, so that a view
+    /// into state the reading thread changes later would be seen changed (and fail the test).
+    bool hold_until_drain = false;
+  };
+
+  /// Starts the consumer thread. `sink` runs on it (and on the caller's thread after Drain).
+  explicit EventRelay(Sink sink) : EventRelay(std::move(sink), Tuning{}) {}
+  EventRelay(Sink sink, Tuning tuning);
+  /// Drains, then stops the consumer thread.
+  ~EventRelay();
+  EventRelay(const EventRelay&) = delete;
+  EventRelay& operator=(const EventRelay&) = delete;
+
+  /// Copies `line` (its text and its prefixes' views) into the current batch; the returned line
+  /// is valid until the events parsed from it were consumed. Starts a new batch when full.
+  const Line& Stage(const Line& line);
+  /// Whether every view of the event's context lies in the line last staged (or is empty): the
+  /// event may then be queued. Payload views are cut from the context's body and text.
+  bool Owns(const Event& event) const;
+  /// Queues an event parsed from the line last staged; Owns(event) must hold.
+  void Push(const Event& event);
+  /// Returns when the sink has seen every queued event (those of the current batch on this
+  /// thread) and the consumer is idle: the caller may then call the sink itself, or change what
+  /// the sink reads. Rethrows what the sink threw. The line last staged stays valid.
+  void Drain();
+
+ private:
+  struct Batch {
+    std::vector<char> text;  ///< Staged line texts (capacity fixed while the batch fills).
+    std::vector<Line> lines;  ///< Staged lines (capacity fixed likewise: events point at metas).
+    std::vector<Event> events;
+  };
+  void Submit();  ///< Queues the current batch and takes a free one (waits for one).
+  void Consume();
+
+  Sink sink_;
+  Tuning tuning_;
+  std::vector<std::unique_ptr<Batch>> storage_;
+  Batch* current_ = nullptr;
+  /// Where the last staged line's bytes (text and prefix views) lie in current_->text.
+  const char* staged_begin_ = nullptr;
+  const char* staged_end_ = nullptr;
+
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::vector<Batch*> free_;
+  std::deque<Batch*> queue_;  ///< Filled batches in order.
+  bool consuming_ = false;
+  bool released_ = false;  ///< hold_until_drain: the consumer may run.
+  bool stop_ = false;
+  std::exception_ptr error_;
+  std::thread consumer_;
+};
+
+}  // namespace ncclscope
+
+#endif  // NCCLSCOPE_ANALYSIS_EVENT_RELAY_H_

@@ -1,0 +1,199 @@
+// EventRelay: the events a second thread models are the events of a serial read, in order.
+#include "ncclscope/analysis/event_relay.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ncclscope/analysis/analyze.h"
+#include "ncclscope/analysis/event_pipeline.h"
+#include "ncclscope/input/byte_source.h"
+#include "ncclscope/parse/event_json.h"
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+using testing::ReadFileOrDie;
+using testing::TestData;
+
+/// Every event as JSON, with what the line's prefixes said (the sink reads ctx.meta too), then
+/// the per-source counters.
+std::string EventsOf(const std::string& text, const std::optional<EventRelay::Tuning>& tuning) {
+  std::vector<SourceInfo> sources;
+  JobStats stats;
+  EventPipeline pipeline(&sources, &stats);
+  if (tuning) pipeline.set_relay(EventPipeline::RelaySettings{0, *tuning});
+  std::vector<InputProblem> problems;
+  std::string out;
+  pipeline.Run(
+      MemoryByteSource(text.data(), text.size()), InputPath{"", "relay.log"},
+      [&](const Event& e) {
+        AppendEventJson(e, sources[e.ctx.source].name, &out);
+        if (const LineMeta* m = e.ctx.meta) {
+          out += "meta ";
+          for (std::string_view v : {m->timestamp, m->pod, m->service, m->origin_host,
+                                     m->origin_name}) {
+            AppendJsonString(v, &out);
+          }
+          for (long n : {long{m->launcher_rank}, long{m->origin_pid}, long{m->had_ansi}}) {
+            out += ' ';
+            out += std::to_string(n);
+          }
+          out += '\n';
+        }
+      },
+      &problems);
+  for (const SourceInfo& s : sources) {
+    out += s.name;
+    for (uint64_t n : {s.lines, s.nccl_lines, s.info_lines, s.framework_lines, s.mention_lines}) {
+      out += ' ';
+      out += std::to_string(n);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::vector<std::string> AllLogs() {
+  std::vector<std::string> logs;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(TestData(""))) {
+    const auto ext = e.path().extension();
+    if (e.is_regular_file() && (ext == ".log" || ext == ".txt")) logs.push_back(e.path());
+  }
+  std::sort(logs.begin(), logs.end());
+  return logs;
+}
+
+TEST(EventRelayTest, EveryTestLogGivesTheSerialEventsWhenTheConsumerRunsLast) {
+  // The consumer starts only once the whole input was parsed: an event that kept a view into
+  // the parser's state (rather than into its staged line) would show that state's last value.
+  EventRelay::Tuning held;
+  held.batch_lines = 5;
+  held.batch_bytes = 700;
+  held.hold_until_drain = true;
+  const std::vector<std::string> logs = AllLogs();
+  ASSERT_GE(logs.size(), 400u);
+  for (const std::string& log : logs) {
+    SCOPED_TRACE(log);
+    const std::string text = ReadFileOrDie(log);
+    const std::string serial = EventsOf(text, std::nullopt);
+    ASSERT_EQ(EventsOf(text, held), serial);
+  }
+}
+
+TEST(EventRelayTest, SmallBatchesOnTwoThreadsGiveTheSerialEvents) {
+  EventRelay::Tuning tiny;
+  tiny.batch_lines = 3;
+  tiny.batch_bytes = 256;
+  tiny.batches = 2;
+  for (const char* log : {"corpus/h200x4/subsys_all.log", "corpus/h200x4/hang.log",
+                          "corpus/h200x4/two_nodes.log"}) {
+    SCOPED_TRACE(log);
+    const std::string text = ReadFileOrDie(TestData(log));
+    EXPECT_EQ(EventsOf(text, tiny), EventsOf(text, std::nullopt));
+  }
+}
+
+TEST(EventRelayTest, LineLongerThanABatchGetsABatchOfItsOwn) {
+  std::string ring = "vm:1:1 [0] NCCL INFO Channel 00/02 :";
+  for (int r = 0; r < 4096; ++r) {
+    ring += ' ';
+    ring += std::to_string(r);
+  }
+  const std::string text = "vm:1:1 [0] NCCL INFO cudaDriverVersion 13000\n" + ring +
+                           "\nvm:1:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n";
+  EventRelay::Tuning small;
+  small.batch_bytes = 128;
+  EXPECT_EQ(EventsOf(text, small), EventsOf(text, std::nullopt));
+}
+
+TEST(EventRelayTest, AnalyzeReportIsTheSameOnTwoThreads) {
+  const std::string text = ReadFileOrDie(TestData("corpus/h200x4/subsys_all.log"));
+  AnalyzeOptions serial;
+  serial.jobs = 1;
+  AnalyzeOptions relayed;
+  relayed.jobs = 2;
+  relayed.relay_min_bytes = 0;
+  const AnalysisResult a = AnalyzeText(text, "a.log", serial);
+  const AnalysisResult b = AnalyzeText(text, "a.log", relayed);
+  EXPECT_EQ(a.job.links.size(), b.job.links.size());
+  EXPECT_EQ(a.job.comms.size(), b.job.comms.size());
+  EXPECT_EQ(a.job.stats.events, b.job.stats.events);
+  EXPECT_EQ(a.job.stats.lines, b.job.stats.lines);
+  EXPECT_EQ(a.findings.size(), b.findings.size());
+}
+
+Event EventOn(const Line& line) {
+  Event e;
+  e.ctx.text = line.text;
+  e.ctx.body = line.text.substr(1);
+  e.ctx.meta = &line.meta;
+  e.data = Unrecognized{line.text, false};
+  return e;
+}
+
+TEST(EventRelayTest, EventWithAViewOutsideItsStagedLineIsNotOwned) {
+  std::vector<std::string> seen;
+  EventRelay relay([&](const Event& e) { seen.emplace_back(e.ctx.text); });
+  std::string buffer = "first line";
+  Line line;
+  line.text = buffer;
+  const Line& staged = relay.Stage(line);
+  Event owned = EventOn(staged);
+  EXPECT_TRUE(relay.Owns(owned));
+  Event borrowed = owned;
+  borrowed.ctx.body = buffer;  // the reader's buffer, not the staged copy
+  EXPECT_FALSE(relay.Owns(borrowed));
+  Event other_meta = owned;
+  other_meta.ctx.meta = &line.meta;
+  EXPECT_FALSE(relay.Owns(other_meta));
+  relay.Push(owned);
+  buffer = "overwritten";  // the staged copy is what the sink reads
+  relay.Drain();
+  EXPECT_EQ(seen, std::vector<std::string>{"first line"});
+}
+
+TEST(EventRelayTest, DrainDeliversQueuedEventsBeforeTheCallerSinksItsOwn) {
+  std::vector<std::string> seen;
+  EventRelay::Tuning tuning;
+  tuning.batch_lines = 2;
+  EventRelay relay([&](const Event& e) { seen.emplace_back(e.ctx.text); }, tuning);
+  for (std::string text : {"a", "b", "c", "d", "e"}) {
+    Line line;
+    line.text = text;
+    relay.Push(EventOn(relay.Stage(line)));
+  }
+  relay.Drain();
+  seen.emplace_back("own");  // what the caller hands the sink itself after a drain
+  Line line;
+  line.text = "f";
+  relay.Push(EventOn(relay.Stage(line)));
+  relay.Drain();
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b", "c", "d", "e", "own", "f"}));
+}
+
+TEST(EventRelayTest, SinkErrorIsRethrownByDrain) {
+  int calls = 0;
+  EventRelay::Tuning tuning;
+  tuning.batch_lines = 1;
+  EventRelay relay(
+      [&](const Event&) {
+        if (++calls == 2) throw std::runtime_error("model failed");
+      },
+      tuning);
+  for (std::string text : {"a", "b", "c"}) {
+    Line line;
+    line.text = text;
+    relay.Push(EventOn(relay.Stage(line)));
+  }
+  EXPECT_THROW(relay.Drain(), std::runtime_error);
+  EXPECT_EQ(calls, 2);  // nothing after the failure reaches the sink
+}
+
+}  // namespace
+}  // namespace ncclscope
