@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "ncclscope/analysis/event_relay.h"
-
 #include "ncclscope/input/line_stream.h"
 #include "ncclscope/parse/line_parser.h"
 
@@ -12,8 +11,7 @@ namespace ncclscope {
 EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
     : sources_(sources), stats_(stats) {}
 
-uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod,
-                                  EventRelay* relay) {
+uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod, EventRelay* relay) {
   if (pod.empty()) return input_source;
   if (!last_pod_.empty() && last_input_ == input_source && last_pod_ == pod)
     return last_pod_source_;
@@ -77,8 +75,8 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     if ((++count & (kProgressEvery - 1)) == 0 && progress_) {
       progress_(input.name, stream.diagnostics().bytes, total);
     }
-    uint32_t source = line.meta.pod.empty() ? input_source
-                                            : SourceFor(input_source, line.meta.pod, relay.get());
+    uint32_t source =
+        line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod, relay.get());
     line.source = source;
     SourceInfo& s = (*sources_)[source];
     ++s.lines;

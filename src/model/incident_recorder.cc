@@ -354,6 +354,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   if (attempts_.empty()) attempts_.push_back(AttemptInfo{0, LineEvidence(ctx)});
   int inst = -1;
   if (!ctx.host.empty()) inst = InstanceOf(event, &src, job);
+  banner_rank_.Note(ctx.source, inst, event);
   Incident base;
   base.attempt = inst >= 0 ? job->incidents.instances[inst].attempt : src.attempt;
   if (inst >= 0) {
@@ -903,6 +904,11 @@ void IncidentRecorder::Finish(Job* job) const {
     if (p.rank >= 0) continue;
     auto it = connection_rank_.find(InstanceKey{p.host, p.pid});
     if (it != connection_rank_.end() && !it->second.conflict) p.rank = it->second.rank;
+  }
+  // Else a bare version banner amid the process's own lines: NCCL prints it from rank 0 only.
+  for (size_t k = 0; k < log.instances.size(); ++k) {
+    ProcessInstance& p = log.instances[k];
+    if (p.rank < 0 && banner_rank_.RankZero(static_cast<int>(k))) p.rank = 0;
   }
   LinkLoneProcessToTaggedRank(*job, &log);
   const PidHosts pid_hosts(*job);

@@ -17,6 +17,7 @@
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/log_time.h"
 #include "ncclscope/parse/events.h"
+#include "banner_rank.h"
 
 namespace ncclscope {
 
@@ -122,6 +123,7 @@ class IncidentRecorder {
   std::vector<AttemptInfo> attempts_;
   std::set<std::pair<int, int>> peer_closes_;  ///< (instance, peer local rank) recorded.
   std::map<InstanceKey, ConnectionRank> connection_rank_;
+  BannerRank banner_rank_;  ///< Rank 0 of processes that printed NCCL's bare version banner.
   /// NoteConnectionRank's entries by the builder's process index (a process is one host:pid;
   /// std::map entries stay put). A copy of the recorder (a snapshot) starts without them.
   struct ConnectionCache {

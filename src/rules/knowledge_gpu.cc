@@ -206,6 +206,22 @@ constexpr KnownMessage kGpuEntries[] = {
      "NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL) so NCCL does not try P2P on these GPUs.",
      "all versions (CUDA error text)",
      {"Cuda failure 'peer access is not supported between these two devices'"}},
+    {"p2p-cuda-failure", "p2p", "p2p-disabled", Severity::kError, FailureSide::kNone,
+     {"Cuda failure", "CUDA error"},
+     "p2p",
+     "The P2P transport's CUDA setup failed",
+     "A CUDA call of NCCL's P2P transport failed: exporting, importing or mapping a peer GPU's "
+     "buffer (CUDA IPC or cuMem handles), so two GPUs of one node cannot connect directly.",
+     {"ranks of one node in separate containers or pods without a shared IPC namespace (CUDA "
+      "IPC handles do not cross them)",
+      "cuMem handles (NCCL_CUMEM_ENABLE, the default from 2.19) on a driver or platform "
+      "without support for their export type",
+      "a VM or platform without GPU peer access"},
+     "Run the ranks of a node in one container, or with `--ipc=host` / `hostIPC: true`; try "
+     "NCCL_CUMEM_ENABLE=0; if the GPUs cannot reach each other directly set NCCL_P2P_DISABLE=1 "
+     "(traffic then goes through SHM).",
+     "all versions (transport/p2p.cc)",
+     {"transport/p2p.cc:275 NCCL WARN Cuda failure 'invalid argument'"}},
     // ---- NVLink SHARP and CollNet ----------------------------------------------------------
     {"nvls-cuda-failure", "nvls-collnet", "nvls-failure", Severity::kError, FailureSide::kNone,
      // 'initialization error' in nvls.cc is the multicast setup failing, not the GPU unusable

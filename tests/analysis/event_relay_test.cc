@@ -36,8 +36,8 @@ std::string EventsOf(const std::string& text, const std::optional<EventRelay::Tu
         AppendEventJson(e, sources[e.ctx.source].name, &out);
         if (const LineMeta* m = e.ctx.meta) {
           out += "meta ";
-          for (std::string_view v : {m->timestamp, m->pod, m->service, m->origin_host,
-                                     m->origin_name}) {
+          for (std::string_view v :
+               {m->timestamp, m->pod, m->service, m->origin_host, m->origin_name}) {
             AppendJsonString(v, &out);
           }
           for (long n : {long{m->launcher_rank}, long{m->origin_pid}, long{m->had_ansi}}) {
@@ -91,8 +91,8 @@ TEST(EventRelayTest, SmallBatchesOnTwoThreadsGiveTheSerialEvents) {
   tiny.batch_lines = 3;
   tiny.batch_bytes = 256;
   tiny.batches = 2;
-  for (const char* log : {"corpus/h200x4/subsys_all.log", "corpus/h200x4/hang.log",
-                          "corpus/h200x4/two_nodes.log"}) {
+  for (const char* log :
+       {"corpus/h200x4/subsys_all.log", "corpus/h200x4/hang.log", "corpus/h200x4/two_nodes.log"}) {
     SCOPED_TRACE(log);
     const std::string text = ReadFileOrDie(TestData(log));
     EXPECT_EQ(EventsOf(text, tiny), EventsOf(text, std::nullopt));

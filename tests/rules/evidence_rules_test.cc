@@ -123,7 +123,7 @@ TEST(EvidenceRules, SingleNodeJobStaysQuietAboutSockets) {
   EXPECT_EQ(FindingOf(r, "socket-fallback"), nullptr);
 }
 
-TEST(EvidenceRules, NvlsCudaFailureIsAnNvlsFinding) {
+TEST(EvidenceRules, NvlsCudaFailureIsAnNvlsFindingAndACudaErrorNamingIt) {
   // nccl#1672.
   AnalysisResult r = AnalyzeText(
       "[2025-04-06 22:31:56] ccw-gpu-128:3485254:3487188 [0] transport/nvls.cc:598 NCCL WARN "
@@ -131,8 +131,38 @@ TEST(EvidenceRules, NvlsCudaFailureIsAnNvlsFinding) {
   const Finding* f = FindingOf(r, "nvls-failure");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kError);
-  EXPECT_EQ(FindingOf(r, "cuda-error"), nullptr);
   EXPECT_TRUE(Has(f->message, "'invalid argument'")) << f->message;
+  // The CUDA error is named too, pointing at the transport's finding for causes and fix.
+  const Finding* cuda = FindingOf(r, "cuda-error");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_TRUE(Has(cuda->message, "NVLS transport's setup")) << cuda->message;
+  EXPECT_TRUE(Has(cuda->fix, "nvls-failure")) << cuda->fix;
+}
+
+TEST(EvidenceRules, P2pTransportCudaFailureIsAP2pFindingAndACudaError) {
+  // sglang#6246 (held-out round 22): the WARN's location is the P2P transport.
+  AnalysisResult r = AnalyzeText(
+      "6f747114300646eb-5af0524bda8e4aee:4167:5269 [0] transport/p2p.cc:275 NCCL WARN Cuda "
+      "failure 'invalid argument'\n");
+  const Finding* p2p = FindingOf(r, "p2p-disabled");
+  ASSERT_NE(p2p, nullptr);
+  EXPECT_EQ(p2p->severity, Severity::kError);
+  EXPECT_EQ(p2p->title, "The P2P transport's CUDA setup failed");
+  const Finding* cuda = FindingOf(r, "cuda-error");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_TRUE(Has(cuda->message, "P2P transport's setup")) << cuda->message;
+  EXPECT_EQ(FindingOf(r, "nccl-warn"), nullptr);
+}
+
+TEST(EvidenceRules, CudaFailureOutsideATransportStaysOneCudaFinding) {
+  AnalysisResult r = AnalyzeText(
+      "node1:7:7 [0] enqueue.cc:1540 NCCL WARN Cuda failure 'an illegal memory access was "
+      "encountered'\n");
+  const Finding* cuda = FindingOf(r, "cuda-error");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_FALSE(Has(cuda->message, "transport's setup")) << cuda->message;
+  EXPECT_EQ(FindingOf(r, "p2p-disabled"), nullptr);
+  EXPECT_EQ(FindingOf(r, "shm-failure"), nullptr);
 }
 
 TEST(EvidenceRules, P2pCheckLineCountsOnlyWhereRanksShareANode) {

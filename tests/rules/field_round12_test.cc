@@ -48,9 +48,11 @@ constexpr std::string_view kHeadlessNvls =
 
 TEST(FieldRound12, HeadlessWarnKeepsItsLocationAndTheBareTrailIsRead) {
   const AnalysisResult r = AnalyzeText(kHeadlessNvls);
-  // The location names the NVLS transport: nvls-failure, not a generic CUDA error.
+  // The location names the NVLS transport: nvls-failure, and the CUDA error names it.
   EXPECT_NE(FindingOf(r, "nvls-failure"), nullptr);
-  EXPECT_EQ(FindingOf(r, "cuda-error"), nullptr);
+  const Finding* cuda = FindingOf(r, "cuda-error");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_TRUE(cuda->message.find("NVLS transport") != std::string::npos) << cuda->message;
   // The four trail lines are NCCL's INFO lines: counted, understood, and INFO was on.
   EXPECT_EQ(r.job.stats.nccl_lines, 5u);
   EXPECT_EQ(r.job.stats.info_lines, 4u);

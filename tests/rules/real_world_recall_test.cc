@@ -231,8 +231,11 @@ TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
   // switched off on purpose and a plugin's normal version negotiation (v6 symbols missing, v4
   // loaded), labelled net-plugin; `NET/IB : No device found` on a VM that never expected IB;
   // 2 CUDA failures in NVLS and shm setup named by those transports' rules, not also as
-  // cuda-error; Open MPI's peer-disconnected notice (no NCCL line) labelled connection.
-  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.83);
+  // cuda-error; Open MPI's peer-disconnected notice (no NCCL line) labelled connection. 0.85
+  // since the twenty-second (85.7 %, 264 of 308): a CUDA failure in a transport's setup is a
+  // cuda-error too (the 2 above and round 22's P2P and SHM ones), and round 22's targeted
+  // problems in the lines are all named.
+  EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.85);
 }
 
 }  // namespace

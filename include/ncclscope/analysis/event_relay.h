@@ -30,9 +30,9 @@ class EventRelay {
  public:
   using Sink = std::function<void(const Event&)>;
   struct Tuning {
-    size_t batch_lines = 2048;          ///< Lines per batch handed over.
-    size_t batch_bytes = 256 * 1024;    ///< Text per batch (a longer line gets a batch of its own).
-    size_t batches = 4;                 ///< Batches in flight (filled, queued, being consumed).
+    size_t batch_lines = 2048;        ///< Lines per batch handed over.
+    size_t batch_bytes = 256 * 1024;  ///< Text per batch (a longer line gets a batch of its own).
+    size_t batches = 4;               ///< Batches in flight (filled, queued, being consumed).
     /// Tests: the consumer starts only at Drain, after every event was queued, so that a view
     /// into state the reading thread changes later would be seen changed (and fail the test).
     bool hold_until_drain = false;
@@ -61,7 +61,7 @@ class EventRelay {
 
  private:
   struct Batch {
-    std::vector<char> text;  ///< Staged line texts (capacity fixed while the batch fills).
+    std::vector<char> text;   ///< Staged line texts (capacity fixed while the batch fills).
     std::vector<Line> lines;  ///< Staged lines (capacity fixed likewise: events point at metas).
     std::vector<Event> events;
   };
