@@ -69,7 +69,8 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   std::unique_ptr<EventRelay> relay;
   if (relay_ && (total < 0 || static_cast<uint64_t>(total) >= relay_->min_bytes))
     relay = std::make_unique<EventRelay>(sink, relay_->tuning);
-  constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
+  if (relay) stream.set_recycler(relay.get());  // read buffers live until their lines are used
+  constexpr uint64_t kProgressEvery = 8192;     // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {
     if ((++count & (kProgressEvery - 1)) == 0 && progress_) {
@@ -81,7 +82,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     SourceInfo& s = (*sources_)[source];
     ++s.lines;
     ++stats_->lines;
-    const Line& parsed = relay ? relay->Stage(line) : line;
+    const Line& parsed = relay ? relay->Stage(line, stream.reader_buffer()) : line;
     if (parser.Parse(parsed, &event) != ParseOutcome::kEvent) continue;
     bool first = true;
     do {
@@ -99,7 +100,10 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
       }
     } while (parser.ParseMore(&event));
   }
-  if (relay) relay->Drain();
+  if (relay) {
+    relay->Drain();
+    stream.set_recycler(nullptr);
+  }
   const InputDiagnostics& d = stream.diagnostics();
   if (progress_) progress_(input.name, d.bytes, total);
   SourceInfo& s = (*sources_)[input_source];

@@ -5,19 +5,30 @@
 namespace ncclscope {
 namespace {
 
-/// Copies `view` to the end of `text` (whose capacity suffices) and points it at the copy.
-void Rebase(std::vector<char>* text, std::string_view* view) {
-  if (view->empty()) return;
+bool Inside(std::string_view view, std::string_view area) {
+  return view.data() >= area.data() && view.data() + view.size() <= area.data() + area.size();
+}
+
+/// Copies `view` to the end of `text` (whose capacity suffices) and points it at the copy,
+/// unless it lies in `kept` (a read buffer the relay keeps alive).
+void Rebase(std::string_view kept, std::vector<char>* text, std::string_view* view) {
+  if (view->empty() || Inside(*view, kept)) return;
   const size_t at = text->size();
   text->insert(text->end(), view->begin(), view->end());
   *view = std::string_view(text->data() + at, view->size());
 }
 
-size_t StagedBytes(const Line& line) {
+/// The bytes Stage copies of `line`: those outside `kept`.
+size_t StagedBytes(const Line& line, std::string_view kept) {
   const LineMeta& m = line.meta;
-  return line.text.size() + m.timestamp.size() + m.pod.size() + m.service.size() +
-         m.origin_host.size() + m.origin_name.size();
+  size_t n = 0;
+  for (std::string_view v :
+       {line.text, m.timestamp, m.pod, m.service, m.origin_host, m.origin_name}) {
+    if (!Inside(v, kept)) n += v.size();
+  }
+  return n;
 }
+
 
 }  // namespace
 
@@ -49,8 +60,9 @@ EventRelay::~EventRelay() {
   consumer_.join();
 }
 
-const Line& EventRelay::Stage(const Line& line) {
-  const size_t need = StagedBytes(line);
+const Line& EventRelay::Stage(const Line& line, std::string_view reader_buffer) {
+  reader_buffer_ = reader_buffer;
+  const size_t need = StagedBytes(line, reader_buffer);
   if (current_->lines.size() == current_->lines.capacity() ||
       current_->text.size() + need > current_->text.capacity()) {
     if (!current_->lines.empty()) Submit();
@@ -60,13 +72,10 @@ const Line& EventRelay::Stage(const Line& line) {
   b->lines.push_back(line);
   Line& staged = b->lines.back();
   staged_begin_ = b->text.data() + b->text.size();
-  Rebase(&b->text, &staged.text);
+  Rebase(reader_buffer, &b->text, &staged.text);
   LineMeta& m = staged.meta;
-  Rebase(&b->text, &m.timestamp);
-  Rebase(&b->text, &m.pod);
-  Rebase(&b->text, &m.service);
-  Rebase(&b->text, &m.origin_host);
-  Rebase(&b->text, &m.origin_name);
+  for (std::string_view* v : {&m.timestamp, &m.pod, &m.service, &m.origin_host, &m.origin_name})
+    Rebase(reader_buffer, &b->text, v);
   staged_end_ = b->text.data() + b->text.size();
   return staged;
 }
@@ -75,14 +84,35 @@ bool EventRelay::Owns(const Event& event) const {
   const EventContext& ctx = event.ctx;
   if (current_->lines.empty() || (ctx.meta != nullptr && ctx.meta != &current_->lines.back().meta))
     return false;
-  auto inside = [this](std::string_view v) {
-    return v.empty() || (v.data() >= staged_begin_ && v.data() + v.size() <= staged_end_);
+  const std::string_view staged(staged_begin_, staged_end_ - staged_begin_);
+  auto inside = [&](std::string_view v) {
+    return v.empty() || Inside(v, staged) || Inside(v, reader_buffer_);
   };
   return inside(ctx.text) && inside(ctx.body) && inside(ctx.host) && inside(ctx.timestamp) &&
          inside(ctx.location) && inside(ctx.function);
 }
 
 void EventRelay::Push(const Event& event) { current_->events.push_back(event); }
+
+std::unique_ptr<char[]> EventRelay::Take(size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = spare_.size(); i-- > 0;) {
+      if (spare_[i].bytes != bytes) continue;
+      std::unique_ptr<char[]> data = std::move(spare_[i].data);
+      spare_.erase(spare_.begin() + static_cast<std::ptrdiff_t>(i));
+      return data;
+    }
+  }
+  return std::unique_ptr<char[]>(new char[bytes]);
+}
+
+void EventRelay::Retire(std::unique_ptr<char[]> buffer, size_t bytes) {
+  // The lines staged so far may lie in it: it lives as long as the batch filling now, whose
+  // events come after theirs.
+  current_->buffers.push_back(Buffer{std::move(buffer), bytes});
+  if (current_->buffers.size() >= tuning_.batch_buffers && !current_->lines.empty()) Submit();
+}
 
 void EventRelay::Submit() {
   std::unique_lock<std::mutex> lock(mu_);
@@ -142,6 +172,11 @@ void EventRelay::Consume() {
     b->lines.clear();
     b->text.clear();
     lock.lock();
+    // Kept for Take, never freed while the relay lives: Stage may still copy a line out of a
+    // buffer retired with a batch just handed over. Take reuses them, so their number stays
+    // that of the buffers in flight at once (batches x batch_buffers, and the reader's).
+    for (Buffer& buf : b->buffers) spare_.push_back(std::move(buf));
+    b->buffers.clear();
     consuming_ = false;
     free_.push_back(b);
     changed_.notify_all();

@@ -160,11 +160,28 @@ LineReader::LineReader(ByteSource* source, size_t max_line)
 void LineReader::Allocate(size_t capacity) {
   // Not cleared: reads fill what is used. The scanners may look at bytes past the data they were
   // given (up to the zeroed padding) but never use them.
-  std::unique_ptr<char[]> buf(new char[capacity + kScanPadding]);
+  const size_t bytes = capacity + kScanPadding;
+  std::unique_ptr<char[]> buf =
+      recycler_ != nullptr ? recycler_->Take(bytes) : std::unique_ptr<char[]>(new char[bytes]);
   std::memset(buf.get() + capacity, 0, kScanPadding);
-  if (buf_ != nullptr) std::memcpy(buf.get(), buf_.get(), end_);
+  if (buf_ != nullptr) {
+    std::memcpy(buf.get(), buf_.get() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+    if (recycler_ != nullptr) recycler_->Retire(std::move(buf_), capacity_ + kScanPadding);
+  }
   buf_ = std::move(buf);
   capacity_ = capacity;
+}
+
+void LineReader::Compact() {
+  if (recycler_ != nullptr) {
+    Allocate(capacity_);
+    return;
+  }
+  std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
+  end_ -= begin_;
+  begin_ = 0;
 }
 
 bool LineReader::Fill() {
@@ -191,7 +208,8 @@ bool LineReader::SkipRestOfLine() {
       skipping_ = false;
       return true;
     }
-    begin_ = end_ = 0;
+    begin_ = end_;
+    Compact();
     if (!Fill()) return false;
   }
 }
@@ -257,11 +275,7 @@ bool LineReader::Next(std::string_view* line, bool* truncated) {
       ++lines_read_;
       return true;
     }
-    if (begin_ > 0) {  // Make room: move the partial line to the front.
-      std::memmove(buf_.get(), start, avail);
-      begin_ = 0;
-      end_ = avail;
-    }
+    if (begin_ > 0) Compact();  // Make room: move the partial line to the front.
     if (end_ == capacity_ && capacity_ < full_capacity_) Allocate(full_capacity_);
     Fill();
   }

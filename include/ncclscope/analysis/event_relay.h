@@ -2,9 +2,10 @@
 // (the job model), so that parsing and modelling one stream use two cores.
 //
 // Events are views into the line they were parsed from (events.h). The relay makes them outlive
-// the reader's buffer: the reading thread copies each line into the current batch (Stage) and
-// parses the copy, so the event's views point into the batch, which stays alive until the sink
-// has seen it. A few events point into the parser's own state instead (a message joined from two
+// the reading: it is the LineReader's BufferRecycler, so a read buffer the reader moves on from
+// stays alive (with the batch that last used it) until the sink has seen the batch's events, and
+// a line whose bytes lie elsewhere (decoded by the stream) is copied into the batch (Stage). A
+// few events point into the parser's own state instead (a message joined from two
 // lines, a body with markdown links removed): Owns() says no, and the caller drains the relay and
 // calls the sink itself. The sink thus sees every event, in order, one at a time.
 #ifndef NCCLSCOPE_ANALYSIS_EVENT_RELAY_H_
@@ -21,18 +22,20 @@
 #include <thread>
 #include <vector>
 
+#include "ncclscope/input/buffer_recycler.h"
 #include "ncclscope/input/line.h"
 #include "ncclscope/parse/events.h"
 
 namespace ncclscope {
 
-class EventRelay {
+class EventRelay : public BufferRecycler {
  public:
   using Sink = std::function<void(const Event&)>;
   struct Tuning {
     size_t batch_lines = 2048;        ///< Lines per batch handed over.
     size_t batch_bytes = 256 * 1024;  ///< Text per batch (a longer line gets a batch of its own).
     size_t batches = 4;               ///< Batches in flight (filled, queued, being consumed).
+    size_t batch_buffers = 4;  ///< Retired read buffers a batch may hold before it is handed on.
     /// Tests: the consumer starts only at Drain, after every event was queued, so that a view
     /// into state the reading thread changes later would be seen changed (and fail the test).
     bool hold_until_drain = false;
@@ -42,15 +45,18 @@ class EventRelay {
   explicit EventRelay(Sink sink) : EventRelay(std::move(sink), Tuning{}) {}
   EventRelay(Sink sink, Tuning tuning);
   /// Drains, then stops the consumer thread.
-  ~EventRelay();
+  ~EventRelay() override;
   EventRelay(const EventRelay&) = delete;
   EventRelay& operator=(const EventRelay&) = delete;
 
-  /// Copies `line` (its text and its prefixes' views) into the current batch; the returned line
-  /// is valid until the events parsed from it were consumed. Starts a new batch when full.
-  const Line& Stage(const Line& line);
-  /// Whether every view of the event's context lies in the line last staged (or is empty): the
-  /// event may then be queued. Payload views are cut from the context's body and text.
+  /// Puts `line` into the current batch: its text and its prefixes' views stay where they are
+  /// when they lie in `reader_buffer` (the reader's current buffer, kept by Retire), and are
+  /// copied into the batch otherwise. The returned line is valid until the events parsed from it
+  /// were consumed. Starts a new batch when full.
+  const Line& Stage(const Line& line, std::string_view reader_buffer = {});
+  /// Whether every view of the event's context lies in the line last staged or in the reader's
+  /// buffer given with it (or is empty): the event may then be queued. Payload views are cut
+  /// from the context's body and text.
   bool Owns(const Event& event) const;
   /// Queues an event parsed from the line last staged; Owns(event) must hold.
   void Push(const Event& event);
@@ -59,11 +65,20 @@ class EventRelay {
   /// the sink reads. Rethrows what the sink threw. The line last staged stays valid.
   void Drain();
 
+  // BufferRecycler (the reading thread's LineReader calls these).
+  std::unique_ptr<char[]> Take(size_t bytes) override;
+  void Retire(std::unique_ptr<char[]> buffer, size_t bytes) override;
+
  private:
+  struct Buffer {
+    std::unique_ptr<char[]> data;
+    size_t bytes = 0;
+  };
   struct Batch {
     std::vector<char> text;   ///< Staged line texts (capacity fixed while the batch fills).
     std::vector<Line> lines;  ///< Staged lines (capacity fixed likewise: events point at metas).
     std::vector<Event> events;
+    std::vector<Buffer> buffers;  ///< Read buffers retired while this batch was filling.
   };
   void Submit();  ///< Queues the current batch and takes a free one (waits for one).
   void Consume();
@@ -75,11 +90,13 @@ class EventRelay {
   /// Where the last staged line's bytes (text and prefix views) lie in current_->text.
   const char* staged_begin_ = nullptr;
   const char* staged_end_ = nullptr;
+  std::string_view reader_buffer_;  ///< The reader's buffer as of the last Stage.
 
   std::mutex mu_;
   std::condition_variable changed_;
   std::vector<Batch*> free_;
-  std::deque<Batch*> queue_;  ///< Filled batches in order.
+  std::deque<Batch*> queue_;   ///< Filled batches in order.
+  std::vector<Buffer> spare_;  ///< Read buffers the sink is done with, for Take.
   bool consuming_ = false;
   bool released_ = false;  ///< hold_until_drain: the consumer may run.
   bool stop_ = false;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ncclscope/base/status.h"
+#include "ncclscope/input/buffer_recycler.h"
 #include "ncclscope/input/byte_source.h"
 
 namespace ncclscope {
@@ -39,6 +40,13 @@ class LineReader {
   /// not counted): a line with at most one holds at most one NCCL message.
   unsigned line_nc_pairs() const { return line_nc_pairs_; }
 
+  /// With a recycler, a line returned stays valid after the next reads: the reader never writes
+  /// into a buffer it returned lines from again, but moves on to a buffer the recycler gives and
+  /// retires the old one to it. `recycler` must outlive the reader or be reset to nullptr.
+  void set_recycler(BufferRecycler* recycler) { recycler_ = recycler; }
+  /// The buffer the lines returned since the last retire lie in (data and padding).
+  std::string_view buffer() const { return {buf_.get(), capacity_ + kScanPadding}; }
+
   /// Non-ok if reading stopped because the source was damaged.
   const Status& status() const { return status_; }
   uint64_t bytes_read() const { return bytes_read_; }
@@ -51,8 +59,12 @@ class LineReader {
   bool SkipRestOfLine();
   /// A buffer of `capacity` bytes (plus padding) holding the current data.
   void Allocate(size_t capacity);
+  /// Moves the unconsumed bytes [begin_, end_) to the start of the buffer (a fresh one from the
+  /// recycler, when there is one, so that returned lines stay intact).
+  void Compact();
 
   ByteSource* source_;
+  BufferRecycler* recycler_ = nullptr;
   size_t max_line_;
   /// Bytes after the data area the scanners may read (never interpreted): the AVX2 scanner's
   /// masked last chunk reads up to 33 bytes past the data it was given.
@@ -62,11 +74,11 @@ class LineReader {
   static constexpr size_t kSmallBuffer = 4096;
 
   std::unique_ptr<char[]> buf_;  // data area (capacity_) followed by kScanPadding zero bytes
-  size_t full_capacity_;  // max(kBufferSize, max_line_ + 1)
-  size_t capacity_;       // full_capacity_, or less for a small file until it grows
-  size_t begin_ = 0;    // start of unconsumed data
-  size_t end_ = 0;      // end of valid data
-  size_t scanned_ = 0;  // bytes after begin_ already known to hold no '\n'
+  size_t full_capacity_;         // max(kBufferSize, max_line_ + 1)
+  size_t capacity_;              // full_capacity_, or less for a small file until it grows
+  size_t begin_ = 0;             // start of unconsumed data
+  size_t end_ = 0;               // end of valid data
+  size_t scanned_ = 0;           // bytes after begin_ already known to hold no '\n'
   bool eof_ = false;
   bool skipping_ = false;         // the rest of an over-long line is still to be discarded
   bool scanned_special_ = false;  // the scanned_ bytes hold NUL, ESC or a byte >= 0x80

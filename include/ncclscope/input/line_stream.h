@@ -52,6 +52,18 @@ class LineStream {
   /// when the input could not be opened: see diagnostics().status.
   bool Next(Line* line);
 
+  /// Lines stay valid after later reads when their bytes came straight from the reader's buffer
+  /// (LineReader::set_recycler); lines the stream rewrote (decoded records, colours removed) lie
+  /// in its own scratch space, which the next line reuses.
+  void set_recycler(BufferRecycler* recycler) {
+    if (reader_) reader_->set_recycler(recycler);
+  }
+  /// The reader's current buffer (empty without a reader): bytes of a line inside it are the
+  /// reader's own, kept by the recycler.
+  std::string_view reader_buffer() const {
+    return reader_ ? reader_->buffer() : std::string_view();
+  }
+
   /// Counters so far; status is final once Next() returned false.
   const InputDiagnostics& diagnostics() const { return diag_; }
 
@@ -72,9 +84,9 @@ class LineStream {
   std::optional<LineReader> reader_;
   std::string scratch_;
   ContainerDecoder decoder_;
-  ContainerRecord record_;  ///< The record of the current logical line (format kPlain if none).
-  std::string joined_;      ///< Partial records joined so far.
-  std::string_view pending_;  ///< What is left of the current logical line.
+  ContainerRecord record_;      ///< The record of the current logical line (format kPlain if none).
+  std::string joined_;          ///< Partial records joined so far.
+  std::string_view pending_;    ///< What is left of the current logical line.
   bool pending_plain_ = false;  ///< pending_ holds no ESC, CR or newline: no split, no ANSI.
   bool pending_one_nc_ = false;  ///< pending_ is a plain reader line with at most one "NC".
   bool has_pending_ = false;
@@ -86,7 +98,7 @@ class LineStream {
   std::string_view deferred_view_;
   bool deferred_truncated_ = false;
   bool has_deferred_ = false;
-  uint64_t number_ = 0;     ///< Physical line number of the current logical line.
+  uint64_t number_ = 0;  ///< Physical line number of the current logical line.
   bool truncated_ = false;
   uint32_t source_index_;
   size_t max_line_;
