@@ -8,6 +8,86 @@
 
 namespace ncclscope {
 
+namespace {
+
+/// Whether an event is of the bulk kinds (a collective, a noise line): cheap to model, so a
+/// stream of them gains nothing from a second thread and pays for the hand-over.
+bool IsBulk(const EventData& d) {
+  return std::holds_alternative<Collective>(d) || std::holds_alternative<KnownNoise>(d) ||
+         std::holds_alternative<CollAlgo>(d);
+}
+
+}  // namespace
+
+/// The relay of one Run: the relay, this thread's own line counters while it runs (the model's
+/// thread writes its counters beside the shared ones, SourceInfo::events and JobStats::events,
+/// and sharing those cache lines on every line costs more than the second thread gains), and
+/// the sample of the first lines that decides whether it pays.
+class EventPipeline::RunRelay {
+ public:
+  RunRelay(std::unique_ptr<EventRelay> relay, LineStream* stream, std::vector<SourceInfo>* sources,
+           JobStats* stats)
+      : relay_(std::move(relay)), stream_(stream), sources_(sources), stats_(stats) {
+    if (relay_) stream_->set_recycler(relay_.get());  // read buffers live until lines are used
+  }
+  ~RunRelay() {
+    if (relay_) stream_->set_recycler(nullptr);
+  }
+
+  EventRelay* get() const { return relay_.get(); }
+  /// Where this thread counts the lines of `source`, and the totals.
+  SourceInfo& Counters(uint32_t source) {
+    if (!relay_) return (*sources_)[source];
+    if (source >= own_sources_.size()) own_sources_.resize(source + 1);
+    return own_sources_[source];
+  }
+  JobStats* stats() { return relay_ ? &own_stats_ : stats_; }
+
+  /// The first event of a line: counted in the sample.
+  void NoteLine(const Event& first) {
+    if (!relay_ || sampled_ >= kSample) return;
+    bulk_ += IsBulk(first.data);
+    ++sampled_;
+  }
+  /// Between lines (the line last staged is no longer used): ends the relay once the sample of
+  /// the first kSample event lines is complete and most of them were bulk ones.
+  void EndIfBulk() {
+    if (relay_ && sampled_ == kSample && bulk_ * 10 >= kSample * 6) End();
+  }
+  /// Delivers what is queued and hands the counters over; from here the sink runs on this thread.
+  void End() {
+    if (!relay_) return;
+    relay_->Drain();
+    stream_->set_recycler(nullptr);
+    for (size_t i = 0; i < own_sources_.size(); ++i) {
+      SourceInfo& to = (*sources_)[i];
+      const SourceInfo& from = own_sources_[i];
+      to.lines += from.lines;
+      to.nccl_lines += from.nccl_lines;
+      to.info_lines += from.info_lines;
+      to.framework_lines += from.framework_lines;
+      to.mention_lines += from.mention_lines;
+    }
+    stats_->lines += own_stats_.lines;
+    stats_->nccl_lines += own_stats_.nccl_lines;
+    stats_->info_lines += own_stats_.info_lines;
+    stats_->framework_lines += own_stats_.framework_lines;
+    stats_->mention_lines += own_stats_.mention_lines;
+    relay_.reset();
+  }
+
+ private:
+  static constexpr uint64_t kSample = 32768;  ///< Event lines sampled.
+  std::unique_ptr<EventRelay> relay_;
+  LineStream* stream_;
+  std::vector<SourceInfo>* sources_;
+  JobStats* stats_;
+  std::vector<SourceInfo> own_sources_;
+  JobStats own_stats_;
+  uint64_t sampled_ = 0;
+  uint64_t bulk_ = 0;
+};
+
 EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
     : sources_(sources), stats_(stats) {}
 
@@ -66,31 +146,35 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     if (before.Next(&line)) parser.Parse(line, &event);
   }
   // Parsing here and modelling on a second thread, where the input is large enough to pay.
-  std::unique_ptr<EventRelay> relay;
+  std::unique_ptr<EventRelay> made;
   if (relay_ && (total < 0 || static_cast<uint64_t>(total) >= relay_->min_bytes))
-    relay = std::make_unique<EventRelay>(sink, relay_->tuning);
-  if (relay) stream.set_recycler(relay.get());  // read buffers live until their lines are used
-  constexpr uint64_t kProgressEvery = 8192;     // lines between progress reports (a power of two)
+    made = std::make_unique<EventRelay>(sink, relay_->tuning);
+  RunRelay run(std::move(made), &stream, sources_, stats_);
+  constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {
     if ((++count & (kProgressEvery - 1)) == 0 && progress_) {
       progress_(input.name, stream.diagnostics().bytes, total);
     }
+    run.EndIfBulk();
+    EventRelay* relay = run.get();
     uint32_t source =
-        line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod, relay.get());
+        line.meta.pod.empty() ? input_source : SourceFor(input_source, line.meta.pod, relay);
     line.source = source;
-    SourceInfo& s = (*sources_)[source];
+    SourceInfo& s = run.Counters(source);
+    JobStats* stats = run.stats();
     ++s.lines;
-    ++stats_->lines;
+    ++stats->lines;
     const Line& parsed = relay ? relay->Stage(line, stream.reader_buffer()) : line;
     if (parser.Parse(parsed, &event) != ParseOutcome::kEvent) continue;
     bool first = true;
     do {
       // Each glued NCCL message counts; a line that only mentions NCCL counts once, whatever
       // number of events it gives (the assignments of a pasted command line).
-      if (first || event.ctx.level != Level::kNone) CountLine(event, &s);
+      if (first || event.ctx.level != Level::kNone) CountLine(event, &s, stats);
+      if (first) run.NoteLine(event);
       first = false;
-      if (!relay) {
+      if (relay == nullptr) {
         sink(event);
       } else if (relay->Owns(event)) {
         relay->Push(event);
@@ -100,10 +184,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
       }
     } while (parser.ParseMore(&event));
   }
-  if (relay) {
-    relay->Drain();
-    stream.set_recycler(nullptr);
-  }
+  run.End();
   const InputDiagnostics& d = stream.diagnostics();
   if (progress_) progress_(input.name, d.bytes, total);
   SourceInfo& s = (*sources_)[input_source];

@@ -19,8 +19,8 @@ namespace ncclscope::cli {
 namespace {
 
 constexpr std::string_view kSubcommands[] = {
-    "analyze", "events",  "ranks", "timeline", "rules",       "explain",   "topo",
-    "bench",   "summarize", "merge", "diff",   "kube-status", "completion"};
+    "analyze", "events",    "ranks", "timeline", "rules",       "explain",   "topo",
+    "bench",   "summarize", "merge", "diff",     "kube-status", "completion"};
 
 constexpr const char* kExitCodesHelp =
     "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or "
@@ -64,7 +64,9 @@ void DescribeReport(CLI::App* cmd, AnalyzeCommandOptions* o) {
 void DescribeAnalyze(CLI::App* cmd, AnalyzeCommandOptions* o) {
   cmd->add_option("inputs", o->inputs, "Log files, directories or - for stdin (default: stdin)");
   cmd->add_option("-j,--jobs", o->jobs,
-                  "Threads reading several inputs in parallel (default: one per core)");
+                  "Threads (default: one per core): several inputs or pieces of a large file "
+                  "in parallel, or one stream parsed and modelled on two threads; 1: one "
+                  "thread");
   DescribeReport(cmd, o);
 }
 
@@ -111,7 +113,6 @@ std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
   args.insert(args.begin(), "analyze");
   return args;
 }
-
 
 /// CLI11's type name of a checked option is "TEXT:{a,b,c}"; the set is the choices.
 std::vector<std::string> ChoicesOf(const std::string& type_name) {
@@ -239,7 +240,8 @@ int Main(int argc, char** argv) {
 
   RulesCommandOptions rules;
   auto* ru = app.add_subcommand(
-      "rules", "List every rule: id, severity, title, fix, and the messages it reads (meaning, fix)");
+      "rules",
+      "List every rule: id, severity, title, fix, and the messages it reads (meaning, fix)");
   ru->add_option("-f,--format", rules.format, "text|json|markdown (the docs/rules.md section)")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
 
@@ -248,11 +250,13 @@ int Main(int argc, char** argv) {
       "explain",
       "What an NCCL message means, its likely causes and the fix (paste a WARN or error line, "
       "or name a rule or message id; no argument reads stdin)");
-  ex->add_option("text", explain.text, "The message (any prefix around it), a rule id or a message id");
+  ex->add_option("text", explain.text,
+                 "The message (any prefix around it), a rule id or a message id");
   ex->add_option("-f,--format", explain.format, "text|json")
       ->check(CLI::IsMember({"text", "json"}));
-  ex->footer("Exit codes: 0 explained; 1 not a known message (the closest ones are listed); 2 "
-             "usage error.");
+  ex->footer(
+      "Exit codes: 0 explained; 1 not a known message (the closest ones are listed); 2 "
+      "usage error.");
 
   TopoCommandOptionsCli topo;
   auto* tp = app.add_subcommand("topo", "Read `nvidia-smi topo -m` output");

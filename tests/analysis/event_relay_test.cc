@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "ncclscope/analysis/analyze.h"
@@ -97,6 +99,51 @@ TEST(EventRelayTest, SmallBatchesOnTwoThreadsGiveTheSerialEvents) {
     const std::string text = ReadFileOrDie(TestData(log));
     EXPECT_EQ(EventsOf(text, tiny), EventsOf(text, std::nullopt));
   }
+}
+
+/// How many events of a relayed run of `text` the sink saw on the calling thread, and in all.
+std::pair<size_t, size_t> EventsOnThisThread(const std::string& text) {
+  std::vector<SourceInfo> sources;
+  JobStats stats;
+  EventPipeline pipeline(&sources, &stats);
+  pipeline.set_relay(EventPipeline::RelaySettings{0, EventRelay::Tuning{}});
+  std::vector<InputProblem> problems;
+  size_t here = 0, all = 0;
+  const std::thread::id self = std::this_thread::get_id();
+  pipeline.Run(
+      MemoryByteSource(text.data(), text.size()), InputPath{"", "relay.log"},
+      [&](const Event&) {
+        here += std::this_thread::get_id() == self;
+        ++all;
+      },
+      &problems);
+  return {here, all};
+}
+
+std::string Repeated(const char* log, int times) {
+  const std::string one = ReadFileOrDie(TestData(log));
+  std::string text;
+  for (int i = 0; i < times; ++i) text += one;
+  return text;
+}
+
+TEST(EventRelayTest, MostlyCollectiveStreamEndsTheRelayAfterItsSample) {
+  // 38,562 lines, nearly all COLL: after the first 32,768 event lines the model runs on the
+  // reading thread, and the events are still the serial ones.
+  const std::string text = Repeated("corpus/h200x4/coll_heavy.log", 3);
+  const auto [here, all] = EventsOnThisThread(text);
+  EXPECT_GT(here, 5000u);
+  EXPECT_LT(here, all - 30000);
+  EXPECT_EQ(EventsOf(text, EventRelay::Tuning{}), EventsOf(text, std::nullopt));
+}
+
+TEST(EventRelayTest, SetupHeavyStreamKeepsTheRelay) {
+  // 36,400 lines of connection, ring and init lines: the model keeps its thread to the end (the
+  // calling thread sees the last, unfinished batch only).
+  const std::string text = Repeated("corpus/h200x4/two_nodes.log", 70);
+  const auto [here, all] = EventsOnThisThread(text);
+  EXPECT_GT(all, 33000u);
+  EXPECT_LE(here, 2 * EventRelay::Tuning{}.batch_lines);
 }
 
 TEST(EventRelayTest, LineLongerThanABatchGetsABatchOfItsOwn) {

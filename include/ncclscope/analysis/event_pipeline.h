@@ -52,31 +52,32 @@ class EventPipeline {
   void set_primer(std::string primer) { primer_ = std::move(primer); }
 
  private:
+  class RunRelay;
   uint32_t SourceFor(uint32_t input_source, std::string_view pod, EventRelay* relay);
   /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
   /// Inline: it runs for every line.
-  void CountLine(const Event& event, SourceInfo* s) {
+  void CountLine(const Event& event, SourceInfo* s, JobStats* stats) {
     switch (event.ctx.level) {
       case Level::kTorch:
       case Level::kLibfabric:
         ++s->framework_lines;
-        ++stats_->framework_lines;
+        ++stats->framework_lines;
         if (event.ctx.text.find("NCCL") != std::string_view::npos) {
           ++s->mention_lines;
-          ++stats_->mention_lines;
+          ++stats->mention_lines;
         }
         break;
       case Level::kNone:  // A line that only mentions NCCL (Unrecognized with `mention`).
         ++s->mention_lines;
-        ++stats_->mention_lines;
+        ++stats->mention_lines;
         break;
       default:
         if (event.ctx.level == Level::kInfo || event.ctx.level == Level::kTrace) {
           ++s->info_lines;
-          ++stats_->info_lines;
+          ++stats->info_lines;
         }
         ++s->nccl_lines;
-        ++stats_->nccl_lines;
+        ++stats->nccl_lines;
         break;
     }
   }
