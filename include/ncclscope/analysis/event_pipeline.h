@@ -37,9 +37,10 @@ class EventPipeline {
   /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
   void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
   /// Runs the sink on a second thread (EventRelay) for inputs of at least `min_bytes` (or of
-  /// unknown size: pipes): parsing and modelling then take a core each. Events reach the sink in
-  /// the same order, one at a time; the sink must not read the per-source line counters before
-  /// Run returns.
+  /// unknown size: pipes): parsing and modelling then take a core each. When most of the first
+  /// 32,768 event lines are collectives or noise (cheap to model), the relay ends and the sink
+  /// runs on the calling thread again. Events reach the sink in the same order, one at a time;
+  /// the per-source line counters are complete only when Run returns.
   struct RelaySettings {
     uint64_t min_bytes = 0;
     EventRelay::Tuning tuning;
