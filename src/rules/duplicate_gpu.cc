@@ -28,6 +28,9 @@ class DuplicateGpuRule : public BasicRule {
       for (const auto& [r, cr] : c.ranks) {
         if (cr.bus_id.empty() || cr.process < 0) continue;
         const Process& p = job.processes[cr.process];
+        // Lines without a host (a paste that kept only `[0] NCCL INFO`) cannot tell two ranks
+        // on one machine from ranks on two machines with the same GPU slot.
+        if (p.headless && p.hostname.starts_with('?')) continue;
         std::string host = p.host >= 0 ? "#" + std::to_string(p.host) : p.hostname;
         gpus[{host, cr.bus_id}].push_back(r);
       }

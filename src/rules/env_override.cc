@@ -38,6 +38,21 @@ bool IbSetupFailed(std::string_view, const Job& job) {
   return false;
 }
 
+/// A process that selected HCAs with NCCL_IB_HCA then found no IB device ("NET/IB : No device
+/// found."): the names match none the machine (or its container or VM) has.
+bool HcaMatchedNothing(std::string_view, const Job& job) {
+  for (const Process& p : job.processes) {
+    if (p.ib_no_device && FindEnv(p, "NCCL_IB_HCA") != nullptr) return true;
+  }
+  return false;
+}
+
+constexpr std::string_view kHcaMatchedNothing =
+    "and NET/IB then found no device (`NET/IB : No device found.`): the names match no HCA this "
+    "machine, container or VM has, so NCCL left InfiniBand/RoCE out. List the HCAs with "
+    "`ibv_devices` (or `ls /sys/class/infiniband`) where the job runs and set NCCL_IB_HCA to "
+    "them (`=mlx5_0` for an exact name, `^mlx5_1` to exclude one), or unset it";
+
 constexpr std::string_view kGidFailed =
     "and InfiniBand/RoCE setup then failed in NCCL's IB code with no WARN saying why (a "
     "return-code trail from net_ib.cc), which is how NCCL fails when no GID of the HCA matches "
@@ -67,7 +82,7 @@ constexpr Notable kNotable[] = {
     {"NCCL_P2P_READ_ENABLE", "forces P2P read mode", Never},
     {"NCCL_SHM_USE_CUDA_MEMCPY", "copies SHM data with the copy engine", Never},
     {"NCCL_SOCKET_IFNAME", "selects the socket/bootstrap interfaces", Never},
-    {"NCCL_IB_HCA", "selects the IB HCAs", Never},
+    {"NCCL_IB_HCA", "selects the IB HCAs", HcaMatchedNothing, kHcaMatchedNothing},
     {"NCCL_IBEXT_DISABLE",
      "disables the HPC-X IBext net plugin only: NCCL's own IB transport stays on unless "
      "NCCL_IB_DISABLE=1",
@@ -75,8 +90,7 @@ constexpr Notable kNotable[] = {
     {"NCCL_IB_GID_INDEX", "forces the RoCE GID index", IbSetupFailed, kGidFailed},
     {"NCCL_IB_ADDR_RANGE", "limits RoCE GIDs to addresses in this range", IbSetupFailed,
      kGidFailed},
-    {"NCCL_IB_ADDR_FAMILY", "limits RoCE GIDs to this address family", IbSetupFailed,
-     kGidFailed},
+    {"NCCL_IB_ADDR_FAMILY", "limits RoCE GIDs to this address family", IbSetupFailed, kGidFailed},
     {"NCCL_IB_ROCE_VERSION_NUM", "limits RoCE GIDs to this RoCE version", IbSetupFailed,
      kGidFailed},
     {"NCCL_NET", "forces the network",
@@ -135,9 +149,9 @@ class EnvOverrideRule : public BasicRule {
         if (n.disables(value, job)) {
           Finding f = NewFinding(*this);
           f.severity = Severity::kWarning;
-          f.title = std::string(n.name) + (n.failed.empty()
-                                                ? " disables a fast path this job would use"
-                                                : " narrowed a fast path that then failed");
+          f.title =
+              std::string(n.name) + (n.failed.empty() ? " disables a fast path this job would use"
+                                                      : " narrowed a fast path that then failed");
           for (int p : procs) AddProcess(job, p, &f);
           AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
           const std::string_view why =

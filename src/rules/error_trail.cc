@@ -25,8 +25,8 @@ std::string_view FileName(std::string_view location) {
 
 std::string_view NcclResultName(int code) {
   static constexpr std::string_view kNames[] = {
-      "ncclSuccess",       "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
-      "ncclInvalidArgument", "ncclInvalidUsage",     "ncclRemoteError", "ncclInProgress"};
+      "ncclSuccess",         "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
+      "ncclInvalidArgument", "ncclInvalidUsage",       "ncclRemoteError", "ncclInProgress"};
   return code >= 0 && code < static_cast<int>(std::size(kNames)) ? kNames[code]
                                                                  : std::string_view();
 }
@@ -91,6 +91,18 @@ TrailArea AreaOfTrail(std::string_view location, int code) {
   if (PathHas(file, "shm")) return TrailArea::kShm;
   if (PathHas(file, "cudawrap") || PathHas(file, "cuda")) return TrailArea::kCuda;
   return TrailArea::kNccl;
+}
+
+std::string_view NetPluginOfTrail(std::string_view location) {
+  const std::string_view file = FileName(location);
+  if (PathHas(file, "ucx_plugin") || PathHas(file, "ucx_rma_plugin") ||
+      PathHas(file, "ucx_uct_plugin")) {
+    return "the UCX net plugin (nccl-rdma-sharp-plugins, HPC-X)";
+  }
+  if (PathHas(file, "sharp_plugin")) return "the SHARP CollNet plugin (nccl-rdma-sharp-plugins)";
+  if (PathHas(file, "nccl_ofi")) return "aws-ofi-nccl";
+  if (PathHas(file, "tcpx") || PathHas(file, "fastsocket")) return "GCP's TCPX/FastSocket plugin";
+  return {};
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // net-error: network-plugin runtime errors (aws-ofi-nccl/EFA requests completed with error,
 // other NET/OFI warnings after initialisation). InfiniBand errors are ib-error's.
 #include "known_findings.h"
+#include "ncclscope/rules/error_trail.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -34,10 +35,40 @@ class NetErrorRule : public BasicRule {
         AddEvidence(&f, note.evidence);
       }
     }
-    if (n == 0) return;
-    f.message = std::to_string(n) + " aws-ofi-nccl request(s) completed with an error: \"" +
-                f.evidence.front().text + "\".";
-    f.suspect_hosts = f.hosts;
+    if (n > 0) {
+      f.message = std::to_string(n) + " aws-ofi-nccl request(s) completed with an error: \"" +
+                  f.evidence.front().text + "\".";
+      f.suspect_hosts = f.hosts;
+      out->push_back(std::move(f));
+      return;
+    }
+    ReportPluginTrails(job, out);
+  }
+
+ private:
+  /// Return-code trails that pass through an external plugin's own source files
+  /// (`ucx_plugin.c:485 -> 6`): the failing operation ran in that plugin.
+  void ReportPluginTrails(const Job& job, std::vector<Finding>* out) const {
+    Finding f = NewFinding(*this);
+    f.severity = Severity::kWarning;
+    std::string plugin, first;
+    for (const ErrorTrailRecord& t : job.error_trails) {
+      const std::string_view name = NetPluginOfTrail(t.location);
+      if (name.empty() || t.code == 0) continue;
+      if (plugin.empty()) {
+        plugin = std::string(name);
+        first = t.location + " -> " + std::to_string(t.code);
+      }
+      if (t.process >= 0) AddProcess(job, t.process, &f);
+      AddEvidence(&f, t.evidence);
+    }
+    if (plugin.empty()) return;
+    f.title = "A network operation failed inside the network plugin";
+    f.message = "The error trail runs through " + plugin + " (" + first +
+                "): the failing network operation ran in the plugin's code. The warnings before "
+                "it say what failed (often a peer that closed its connection, whose own log "
+                "tells why); if the plugin itself is suspect, compare with NCCL's internal "
+                "transport (unset NCCL_NET_PLUGIN, or NCCL_NET=IB / NCCL_NET=Socket).";
     out->push_back(std::move(f));
   }
 };

@@ -25,6 +25,13 @@ void Add(std::vector<NetExpectation>* out, std::string reason, bool failed, cons
 
 bool IsSocketNetName(std::string_view name) { return ContainsNoCase(name, "Socket"); }
 
+bool IsPluginApiUnsupported(const PluginNote& n) {
+  // "NET/Plugin: Failed to find ncclNetPlugin symbol (>= v5). ncclNetPlugin symbols v4 and lower
+  // are not supported." names no version: none was found. A versioned miss
+  // ("ncclNetPlugin_v7") is NCCL trying the next older API.
+  return n.kind == "NET" && n.action == PluginAction::kSymbolMissing && n.name == "ncclNetPlugin";
+}
+
 bool IsIpoibName(std::string_view ifname) {
   return ifname.size() >= 3 && ifname.starts_with("ib") &&
          (std::isdigit(static_cast<unsigned char>(ifname[2])) || ifname[2] == 'p' ||
@@ -58,6 +65,11 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
         Add(&out, "no NET plugin could be initialized", true, n.evidence);
       } else if (n.action == PluginAction::kInitFailed && !IsSocketNetName(n.name)) {
         Add(&out, "NET plugin " + n.name + " failed to initialize", true, n.evidence);
+      } else if (IsPluginApiUnsupported(n)) {
+        Add(&out,
+            "a net plugin library is installed but offers no plugin API this NCCL supports, so "
+            "NCCL ignored it",
+            true, n.evidence);
       } else if ((n.action == PluginAction::kNotFound || n.action == PluginAction::kLoadError) &&
                  plugin_env != nullptr) {
         Add(&out,
@@ -88,8 +100,9 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
     // use through verbs.
     for (const std::string& dev : p.socket_devices) {
       if (IsIpoibName(dev)) {
-        Add(&out, "NCCL's sockets run over the IPoIB interface " + dev.substr(0, dev.find(':')) +
-                      ": the nodes have InfiniBand",
+        Add(&out,
+            "NCCL's sockets run over the IPoIB interface " + dev.substr(0, dev.find(':')) +
+                ": the nodes have InfiniBand",
             false, p.network_evidence);
         break;
       }
@@ -97,13 +110,13 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
     const bool socket_ipoib = std::any_of(p.socket_devices.begin(), p.socket_devices.end(),
                                           [](const std::string& d) { return IsIpoibName(d); });
     if (!socket_ipoib && IsIpoibName(p.bootstrap_if) && p.ib_devices.empty()) {
-      Add(&out, "bootstrap runs over the IPoIB interface " + p.bootstrap_if +
-                    ": the nodes have InfiniBand",
+      Add(&out,
+          "bootstrap runs over the IPoIB interface " + p.bootstrap_if +
+              ": the nodes have InfiniBand",
           false, p.bootstrap_evidence);
     }
     for (const PluginNote& n : p.plugins) {
-      if (n.kind == "NET" && n.action == PluginAction::kLoaded &&
-          IsRdmaPluginName(n.name)) {
+      if (n.kind == "NET" && n.action == PluginAction::kLoaded && IsRdmaPluginName(n.name)) {
         Add(&out, "an RDMA network plugin is loaded (" + n.name + ")", false, n.evidence);
       }
     }

@@ -33,6 +33,10 @@ bool IsRdmaPluginName(std::string_view name);
 /// True if `name` (NCCL's net name) is the internal socket transport.
 bool IsSocketNetName(std::string_view name);
 
+/// True if the note says a net plugin library was found but offers no plugin API version this
+/// NCCL supports (NCCL then ignores it).
+bool IsPluginApiUnsupported(const PluginNote& n);
+
 }  // namespace ncclscope::rules_internal
 
 #endif  // NCCLSCOPE_SRC_RULES_NET_EXPECTATION_H_

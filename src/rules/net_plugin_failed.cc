@@ -79,6 +79,18 @@ class NetPluginFailedRule : public BasicRule {
       }
       for (const PluginNote& n : p.plugins) {
         if (n.kind != "NET") continue;
+        if (IsPluginApiUnsupported(n)) {
+          // Alone it is not a failure (a CollNet-only library such as the SHARP plugin has no
+          // net symbols: nccl#1292); a process that then runs on sockets lost its plugin.
+          if (IsSocketNetName(p.network)) {
+            add("a net plugin library (libnccl-net.so) was found but offers no net plugin API "
+                "this NCCL supports (\"Failed to find ncclNetPlugin symbol (>= v5)\"): NCCL "
+                "ignored it and the process uses TCP sockets; install the plugin built for this "
+                "NCCL version",
+                Severity::kWarning, pi, n.evidence);
+          }
+          continue;
+        }
         switch (n.action) {
           case PluginAction::kAllFailed:
             add("no NET plugin could be initialized (Failed to initialize any NET plugin)",

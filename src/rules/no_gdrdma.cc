@@ -3,6 +3,7 @@
 #include <map>
 
 #include "known_findings.h"
+#include "net_expectation.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 
@@ -26,8 +27,11 @@ class NoGdrdmaRule : public BasicRule {
     std::map<std::string, std::pair<size_t, size_t>> per_class;  // class → (without, all)
     size_t without = 0;
     for (const Link& l : job.links) {
-      if (l.cls != TransportClass::kNetIB && l.cls != TransportClass::kNetLibfabric) continue;
-      auto& c = per_class[std::string(TransportClassName(l.cls))];
+      // An external plugin whose name says it drives verbs ("RDMA_Plugin", UCCL's) is RDMA too.
+      const bool rdma_plugin = l.cls == TransportClass::kNetOther && IsRdmaPluginName(l.net);
+      if (l.cls != TransportClass::kNetIB && l.cls != TransportClass::kNetLibfabric && !rdma_plugin)
+        continue;
+      auto& c = per_class[rdma_plugin ? "NET/" + l.net : std::string(TransportClassName(l.cls))];
       ++c.second;
       if (l.gdrdma) continue;
       ++c.first;

@@ -112,10 +112,19 @@ TEST(ExcerptRules, GluedHeadlessMessagesAreEachRead) {
   const Finding* ib = FindingOf(r, "ib-error");
   ASSERT_NE(ib, nullptr);
   EXPECT_EQ(ib->severity, Severity::kError);
-  // NCCL_IB_DISABLE=0 is the default, not a disabled path.
-  const Finding* env = FindingOf(r, "env-override");
-  ASSERT_NE(env, nullptr);
-  EXPECT_TRUE(Has(env->message, "NCCL_IB_DISABLE=0 (the default: not disabled)")) << env->message;
+  // NCCL_IB_HCA named HCAs and NET/IB found none: a warning of its own. NCCL_IB_DISABLE=0 is
+  // the default, not a disabled path: listed with the other settings.
+  const Finding* hca = nullptr;
+  const Finding* listed = nullptr;
+  for (const Finding& f : r.findings) {
+    if (f.rule != "env-override") continue;
+    (f.severity == Severity::kWarning ? hca : listed) = &f;
+  }
+  ASSERT_NE(hca, nullptr);
+  EXPECT_TRUE(Has(hca->message, "NET/IB then found no device")) << hca->message;
+  ASSERT_NE(listed, nullptr);
+  EXPECT_TRUE(Has(listed->message, "NCCL_IB_DISABLE=0 (the default: not disabled)"))
+      << listed->message;
 }
 
 TEST(ExcerptRules, LibfabricFindingNoEfaDeviceIsANetPluginFailure) {
@@ -166,8 +175,8 @@ TEST(ExcerptRules, P2pLevelSysOnAPastedCommandLineIsACostlySetting) {
       "10-4-3-3:97095:97196 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer\n");
   EXPECT_EQ(FindingOf(narrow, "costly-setting"), nullptr);
   // The legacy number 4 is SYS too (the thread's title).
-  AnalysisResult legacy = AnalyzeText(
-      "10-4-3-3:97095:97196 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to 4\n");
+  AnalysisResult legacy =
+      AnalyzeText("10-4-3-3:97095:97196 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to 4\n");
   EXPECT_NE(FindingOf(legacy, "costly-setting"), nullptr);
 }
 
@@ -193,10 +202,12 @@ TEST(ExcerptRules, CumemHostFailureInTheShmTransportNamesTheSetting) {
 
 TEST(ExcerptRules, ProtoSimpleOnEfaIsAwsOfiNcclsAdvice) {
   // training-on-eks (p4d, aws-ofi-nccl on EFA) vs deep-learning-containers#3746 (no EFA line).
-  const std::string proto = "node-0:188:585 [0] NCCL INFO NCCL_PROTO set by environment to simple\n";
+  const std::string proto =
+      "node-0:188:585 [0] NCCL INFO NCCL_PROTO set by environment to simple\n";
   AnalysisResult efa = AnalyzeText(
       "node-0:188:585 [0] NCCL INFO NET/OFI Selected provider is efa, fabric is efa (found 4 "
-      "nics)\n" + proto);
+      "nics)\n" +
+      proto);
   const Finding* info = FindingOf(efa, "costly-setting");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->severity, Severity::kInfo);

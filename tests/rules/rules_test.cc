@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "job_fixtures.h"
+#include "ncclscope/analysis/analyze.h"
 #include "ncclscope/rules/registry.h"
 
 namespace ncclscope::testing {
@@ -489,6 +490,24 @@ TEST(DuplicateGpu, SameBusIdOnOneHost) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].suspect_ranks, (std::vector<int>{0, 1}));
   EXPECT_FALSE(HasRule(HealthySingleNode().Run(), "duplicate-gpu"));
+}
+
+TEST(DuplicateGpu, HostlessLinesSayNothing) {
+  // aws-ofi-nccl#801 (held-out round 23): a paste that kept only `[0] NCCL INFO`; the two ranks
+  // are on two nodes ("nNodes 2 localRanks 1") with the same GPU slot.
+  const AnalysisResult r = AnalyzeText(
+      "[0] NCCL INFO comm 0xaaaaf6b29030 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 2901000 commId "
+      "0x8e6ef3d51f699a17 - Init START\n"
+      "[0] NCCL INFO comm 0xaaaaf6798e60 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 2901000 commId "
+      "0x8e6ef3d51f699a17 - Init START\n");
+  EXPECT_FALSE(HasRule(r.findings, "duplicate-gpu"));
+  // The same lines with NCCL's head on one host are a duplicate.
+  const AnalysisResult one = AnalyzeText(
+      "h:1:1 [0] NCCL INFO comm 0xaaaaf6b29030 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 2901000 "
+      "commId 0x8e6ef3d51f699a17 - Init START\n"
+      "h:2:2 [0] NCCL INFO comm 0xaaaaf6798e60 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 2901000 "
+      "commId 0x8e6ef3d51f699a17 - Init START\n");
+  EXPECT_TRUE(HasRule(one.findings, "duplicate-gpu"));
 }
 
 TEST(DebugInfoMissing, NoNcclLines) {

@@ -36,6 +36,11 @@ std::string_view TrailAreaName(TrailArea area);
 /// The area of a trail line from its location (any path prefix: bazel, build trees) and code.
 TrailArea AreaOfTrail(std::string_view location, int code);
 
+/// The external network plugin a trail line's source file belongs to ("the HPC-X UCX plugin
+/// (nccl-rdma-sharp-plugins)" for ucx_plugin.c, "aws-ofi-nccl" for nccl_ofi_*.c), or "" when
+/// the file is NCCL's own or an IB plugin's (those are InfiniBand failures).
+std::string_view NetPluginOfTrail(std::string_view location);
+
 /// A proxy's report that an operation failed ("[Proxy Service 14] Failed to execute operation
 /// Connect from rank 14, retcode 2", "Proxy Call to rank 14 failed (Connect)", "[Service thread]
 /// Error encountered progressing operation=Connect, res=3, closing connection"): it says that an
