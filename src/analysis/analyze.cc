@@ -1,6 +1,7 @@
 #include "ncclscope/analysis/analyze.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 #include "ncclscope/analysis/event_pipeline.h"
@@ -23,13 +24,27 @@ void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* bu
   MarkFallout(result->root_cause, &result->findings);
 }
 
-/// Sets up the two-thread relay of a streaming pipeline where the options allow it.
-void SetRelay(const AnalyzeOptions& options, unsigned jobs, EventPipeline* pipeline) {
-  if (jobs == 1) return;
+/// Sets up the two-thread relay of a streaming pipeline where the options allow it and the
+/// inputs (`bytes` in all, -1: a pipe or an unknown size) are large enough to pay.
+void SetRelay(const AnalyzeOptions& options, unsigned jobs, int64_t bytes,
+              EventPipeline* pipeline) {
+  if (jobs == 1 || (bytes >= 0 && static_cast<uint64_t>(bytes) < options.relay_min_bytes)) return;
   EventPipeline::RelaySettings relay;
-  relay.min_bytes = options.relay_min_bytes;
   relay.tuning.hold_until_drain = options.relay_hold;
   pipeline->set_relay(relay);
+}
+
+/// The bytes of all inputs, or -1 when one is stdin or of unknown size.
+int64_t InputBytes(const std::vector<InputPath>& inputs) {
+  int64_t total = 0;
+  for (const InputPath& in : inputs) {
+    if (in.path.empty() || in.path == "-") return -1;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(in.path, ec);
+    if (ec) continue;  // unreadable: reported when it is opened
+    total += static_cast<int64_t>(size);
+  }
+  return total;
 }
 
 unsigned JobsOf(const AnalyzeOptions& options) {
@@ -57,10 +72,11 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   // Several inputs, or one large file cut into pieces: condense the pieces in parallel, replay
   // them in input order: the same events in the same order.
   const std::vector<InputPiece> pieces = PlanPieces(inputs.inputs, jobs, options.piece_bytes);
-  // One input whose condensed form would keep most of its lines: one stream is faster.
-  const bool stream_one = inputs.inputs.size() == 1 && pieces.size() > 1 &&
-                          options.sample_pieces && !CondensingPays(inputs.inputs[0], pieces);
-  if (jobs != 1 && pieces.size() > 1 && !stream_one) {
+  // Inputs whose condensed form would keep most of their lines (a sample of the middle piece
+  // says): the replay would parse them a second time on one thread; a stream is faster.
+  const bool stream = pieces.size() > 1 && options.sample_pieces &&
+                      !CondensingPays(inputs.inputs[pieces[pieces.size() / 2].input], pieces);
+  if (jobs != 1 && pieces.size() > 1 && !stream) {
     CondensedReplay replay(&result->job, &builder, &result->problems);
     uint64_t done = 0;
     CondenseInParallel(inputs.inputs, pieces, jobs, [&](size_t i, CondensedInput&& c) {
@@ -75,7 +91,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
   } else {
     EventPipeline pipeline(&result->job.sources, &result->job.stats);
     pipeline.set_progress(options.progress);
-    SetRelay(options, jobs, &pipeline);
+    SetRelay(options, jobs, InputBytes(inputs.inputs), &pipeline);
     auto sink = [&builder](const Event& e) { builder.Add(e); };
     for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
   }
@@ -105,7 +121,7 @@ AnalysisResult AnalyzeText(std::string_view text, std::string_view name,
   AnalysisResult result;
   JobBuilder builder(&result.job, TuningOf(options));
   EventPipeline pipeline(&result.job.sources, &result.job.stats);
-  SetRelay(options, JobsOf(options), &pipeline);
+  SetRelay(options, JobsOf(options), static_cast<int64_t>(text.size()), &pipeline);
   auto sink = [&builder](const Event& e) { builder.Add(e); };
   pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", std::string(name)}, sink,
                &result.problems);

@@ -19,22 +19,23 @@ bool IsBulk(const EventData& d) {
 
 }  // namespace
 
-/// The relay of one Run: the relay, this thread's own line counters while it runs (the model's
-/// thread writes its counters beside the shared ones, SourceInfo::events and JobStats::events,
-/// and sharing those cache lines on every line costs more than the second thread gains), and
-/// the sample of the first lines that decides whether it pays.
+/// The relay during one Run: the pipeline's relay (nullptr when off), this thread's own line
+/// counters while it runs (the model's thread writes its counters beside the shared ones,
+/// SourceInfo::events and JobStats::events, and sharing those cache lines on every line costs
+/// more than the second thread gains), and the sample of the first event lines of the
+/// pipeline's inputs that decides whether it pays.
 class EventPipeline::RunRelay {
  public:
-  RunRelay(std::unique_ptr<EventRelay> relay, LineStream* stream, std::vector<SourceInfo>* sources,
-           JobStats* stats)
-      : relay_(std::move(relay)), stream_(stream), sources_(sources), stats_(stats) {
-    if (relay_) stream_->set_recycler(relay_.get());  // read buffers live until lines are used
+  RunRelay(EventRelay* relay, RelaySample* sample, LineStream* stream,
+           std::vector<SourceInfo>* sources, JobStats* stats)
+      : relay_(relay), sample_(sample), stream_(stream), sources_(sources), stats_(stats) {
+    if (relay_) stream_->set_recycler(relay_);  // read buffers live until their lines are used
   }
   ~RunRelay() {
     if (relay_) stream_->set_recycler(nullptr);
   }
 
-  EventRelay* get() const { return relay_.get(); }
+  EventRelay* get() const { return relay_; }
   /// Where this thread counts the lines of `source`, and the totals.
   SourceInfo& Counters(uint32_t source) {
     if (!relay_) return (*sources_)[source];
@@ -45,14 +46,18 @@ class EventPipeline::RunRelay {
 
   /// The first event of a line: counted in the sample.
   void NoteLine(const Event& first) {
-    if (!relay_ || sampled_ >= kSample) return;
-    bulk_ += IsBulk(first.data);
-    ++sampled_;
+    if (!relay_ || sample_->sampled >= kSample) return;
+    sample_->bulk += IsBulk(first.data);
+    ++sample_->sampled;
   }
-  /// Between lines (the line last staged is no longer used): ends the relay once the sample of
-  /// the first kSample event lines is complete and most of them were bulk ones.
+  /// Between lines (the line last staged is no longer used): ends the relay, for this input and
+  /// the pipeline's later ones, once the sample of the first kSample event lines is complete
+  /// and most of them were bulk ones.
   void EndIfBulk() {
-    if (relay_ && sampled_ == kSample && bulk_ * 10 >= kSample * 6) End();
+    if (relay_ && sample_->sampled == kSample && sample_->bulk * 10 >= kSample * 6) {
+      sample_->ended = true;
+      End();
+    }
   }
   /// Delivers what is queued and hands the counters over; from here the sink runs on this thread.
   void End() {
@@ -73,23 +78,24 @@ class EventPipeline::RunRelay {
     stats_->info_lines += own_stats_.info_lines;
     stats_->framework_lines += own_stats_.framework_lines;
     stats_->mention_lines += own_stats_.mention_lines;
-    relay_.reset();
+    relay_ = nullptr;
   }
 
  private:
   static constexpr uint64_t kSample = 32768;  ///< Event lines sampled.
-  std::unique_ptr<EventRelay> relay_;
+  EventRelay* relay_;
+  RelaySample* sample_;
   LineStream* stream_;
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;
   std::vector<SourceInfo> own_sources_;
   JobStats own_stats_;
-  uint64_t sampled_ = 0;
-  uint64_t bulk_ = 0;
 };
 
 EventPipeline::EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats)
     : sources_(sources), stats_(stats) {}
+
+EventPipeline::~EventPipeline() = default;
 
 uint32_t EventPipeline::SourceFor(uint32_t input_source, std::string_view pod, EventRelay* relay) {
   if (pod.empty()) return input_source;
@@ -145,11 +151,17 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     LineStream before(MemoryByteSource(primer_.data(), primer_.size()), input_source);
     if (before.Next(&line)) parser.Parse(line, &event);
   }
-  // Parsing here and modelling on a second thread, where the input is large enough to pay.
-  std::unique_ptr<EventRelay> made;
-  if (relay_ && (total < 0 || static_cast<uint64_t>(total) >= relay_->min_bytes))
-    made = std::make_unique<EventRelay>(sink, relay_->tuning);
-  RunRelay run(std::move(made), &stream, sources_, stats_);
+  // Parsing here and modelling on a second thread (one for all the pipeline's inputs).
+  EventRelay* relay_now = nullptr;
+  if (relay_settings_ && !sample_.ended) {
+    if (!relay_) {
+      relay_ = std::make_unique<EventRelay>(sink, relay_settings_->tuning);
+    } else {
+      relay_->Rebind(sink);
+    }
+    relay_now = relay_.get();
+  }
+  RunRelay run(relay_now, &sample_, &stream, sources_, stats_);
   constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {

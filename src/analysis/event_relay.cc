@@ -29,7 +29,6 @@ size_t StagedBytes(const Line& line, std::string_view kept) {
   return n;
 }
 
-
 }  // namespace
 
 EventRelay::EventRelay(Sink sink, Tuning tuning) : sink_(std::move(sink)), tuning_(tuning) {
@@ -93,6 +92,11 @@ bool EventRelay::Owns(const Event& event) const {
 }
 
 void EventRelay::Push(const Event& event) { current_->events.push_back(event); }
+
+void EventRelay::Rebind(Sink sink) {
+  std::lock_guard<std::mutex> lock(mu_);  // the consumer is idle: it reads sink_ after the lock
+  sink_ = std::move(sink);
+}
 
 std::unique_ptr<char[]> EventRelay::Take(size_t bytes) {
   {

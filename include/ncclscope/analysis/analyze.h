@@ -31,13 +31,13 @@ struct AnalyzeOptions {
   /// With jobs != 1, regular files of at least twice this size are cut into pieces of about this
   /// size, condensed in parallel (input_pieces.h). Tests make it small.
   uint64_t piece_bytes = kPieceBytes;
-  /// One input cut into pieces is first judged on a condensed sample of its middle
-  /// (CondensingPays): when condensing would keep most lines it is streamed instead. Tests that
-  /// compare the pieces with a serial read turn this off.
+  /// Inputs cut into pieces are first judged on a condensed sample of the middle piece
+  /// (CondensingPays): when condensing would keep most lines they are streamed instead. Tests
+  /// that compare the pieces with a serial read turn this off.
   bool sample_pieces = true;
-  /// With jobs != 1, an input streamed into the model (not cut into pieces) of at least this size,
-  /// or of unknown size (a pipe), is parsed on one thread and modelled on another (EventRelay).
-  /// Tests make it 0.
+  /// With jobs != 1, inputs streamed into the model (not cut into pieces) of at least this size
+  /// in all, or of unknown size (a pipe), are parsed on one thread and modelled on another
+  /// (EventRelay). Tests make it 0.
   uint64_t relay_min_bytes = 8ull << 20;
   /// Tests: the relay's consumer waits until each input was parsed to its end (see
   /// EventRelay::Tuning::hold_until_drain).

@@ -26,6 +26,7 @@ class EventPipeline {
  public:
   /// `sources` and `stats` receive the per-input and total counters; they must outlive this.
   EventPipeline(std::vector<SourceInfo>* sources, JobStats* stats);
+  ~EventPipeline();
 
   /// Reads one input to its end, sending every event to `sink`. An input that cannot be opened
   /// or is damaged adds an InputProblem (the events read before the damage were delivered).
@@ -36,16 +37,16 @@ class EventPipeline {
 
   /// Calls `hook` every few thousand lines and at the end of each input (progress bars).
   void set_progress(ProgressHook hook) { progress_ = std::move(hook); }
-  /// Runs the sink on a second thread (EventRelay) for inputs of at least `min_bytes` (or of
-  /// unknown size: pipes): parsing and modelling then take a core each. When most of the first
-  /// 32,768 event lines are collectives or noise (cheap to model), the relay ends and the sink
-  /// runs on the calling thread again. Events reach the sink in the same order, one at a time;
-  /// the per-source line counters are complete only when Run returns.
+  /// Runs the sink on a second thread (EventRelay, one for all inputs of the pipeline): parsing
+  /// and modelling then take a core each. When most of the first 32,768 event lines are
+  /// collectives or noise (cheap to model), the relay ends and the sink runs on the calling
+  /// thread again, for the rest of the inputs too. Events reach the sink in the same order, one
+  /// at a time, and all of an input's before its Run returns; the per-source line counters are
+  /// complete only when Run returns. Every Run must pass a sink that may run on another thread.
   struct RelaySettings {
-    uint64_t min_bytes = 0;
     EventRelay::Tuning tuning;
   };
-  void set_relay(RelaySettings settings) { relay_ = settings; }
+  void set_relay(RelaySettings settings) { relay_settings_ = settings; }
 
   /// The raw line (with its newline) that preceded the next input's first byte, when that input
   /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
@@ -54,6 +55,12 @@ class EventPipeline {
 
  private:
   class RunRelay;
+  /// The relay's sample of event lines, over all inputs.
+  struct RelaySample {
+    uint64_t sampled = 0;
+    uint64_t bulk = 0;
+    bool ended = false;  ///< Mostly bulk: the model runs on the reading thread.
+  };
   uint32_t SourceFor(uint32_t input_source, std::string_view pod, EventRelay* relay);
   /// Counts a parsed line on its source and in the totals: NCCL message, framework line, mention.
   /// Inline: it runs for every line.
@@ -91,7 +98,9 @@ class EventPipeline {
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
   std::string primer_;
-  std::optional<RelaySettings> relay_;
+  std::optional<RelaySettings> relay_settings_;
+  std::unique_ptr<EventRelay> relay_;  ///< Made by the first Run that uses it.
+  RelaySample sample_;
 };
 
 }  // namespace ncclscope

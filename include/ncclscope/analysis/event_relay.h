@@ -65,6 +65,9 @@ class EventRelay : public BufferRecycler {
   /// the sink reads. Rethrows what the sink threw. The line last staged stays valid.
   void Drain();
 
+  /// The sink for the next events; only when drained (after Drain, before the next Stage).
+  void Rebind(Sink sink);
+
   // BufferRecycler (the reading thread's LineReader calls these).
   std::unique_ptr<char[]> Take(size_t bytes) override;
   void Retire(std::unique_ptr<char[]> buffer, size_t bytes) override;

@@ -17,8 +17,9 @@ inline constexpr uint64_t kPieceSampleBytes = 1024 * 1024;
 /// (the first kPieceSampleBytes of its middle piece) keeps fewer than half of the sample's
 /// lines. When it keeps more (a log of communicator setups: connection lines; ring orders of
 /// thousands of ranks), the replay parses most lines a second time on one thread, and one
-/// stream is faster. `pieces` are the input's pieces (PlanPieces), more than one. The answer
-/// changes speed only: both paths give the same job.
+/// stream is faster. `pieces` are the pieces of the inputs (PlanPieces), more than one, and
+/// `input` is the input of the middle one (several small files: one of them is the sample). The
+/// answer changes speed only: both paths give the same job.
 bool CondensingPays(const InputPath& input, const std::vector<InputPiece>& pieces);
 
 }  // namespace ncclscope
