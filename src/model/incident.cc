@@ -7,8 +7,8 @@ std::string_view IncidentKindName(IncidentKind kind) {
       "exit",         "signal-sent", "exception",   "cpp-terminate", "nccl-warn",
       "nccl-error",   "watchdog-timeout", "progress", "teardown",    "heartbeat",
       "init-timeout", "restart",     "job-cancelled", "oom-event",   "launcher-gave-up",
-      "peer-closed"};
-  static_assert(std::size(kNames) == static_cast<size_t>(IncidentKind::kPeerClosed) + 1);
+      "peer-closed",  "desync-culprit"};
+  static_assert(std::size(kNames) == static_cast<size_t>(IncidentKind::kDesyncCulprit) + 1);
   const size_t i = static_cast<size_t>(kind);
   return i < std::size(kNames) ? kNames[i] : std::string_view("unknown");
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <string_view>
 #include <string>
 #include <tuple>
@@ -269,6 +270,38 @@ void IncidentRecorder::NoteStatedRank(const EventContext& ctx, int rank, int pro
     entry->rank = rank;
   } else if (entry->rank != rank) {
     entry->conflict = true;
+  }
+}
+
+void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base,
+                                          const EventContext& ctx, const SourceState& src,
+                                          Job* job) {
+  const std::string what =
+      f.kind == FrameworkKind::kDesyncStuck
+          ? fmt::format("joined but did not finish collective #{}", f.seq)
+      : f.kind == FrameworkKind::kDesyncLagging
+          ? fmt::format("did not join collective #{} (finished the one before)", f.seq)
+          : std::string("never joined any collective");
+  // "0, 1, 2": one incident per blamed rank; the line is the reporting rank's, not theirs.
+  std::string_view ranks = f.detail;
+  while (!ranks.empty()) {
+    const size_t comma = ranks.find(',');
+    std::string_view item = ranks.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    int rank = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), rank);
+    if (ec == std::errc() && end != item.data() && rank >= 0) {
+      Incident i = base;
+      i.kind = IncidentKind::kDesyncCulprit;
+      i.rank = rank;
+      i.host.clear();
+      i.pid = -1;
+      i.seq = f.seq;
+      i.message = what;
+      Push(std::move(i), ctx, src, job);
+    }
+    if (comma == std::string_view::npos) break;
+    ranks.remove_prefix(comma + 1);
   }
 }
 
@@ -545,6 +578,11 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.kind = IncidentKind::kLauncherGaveUp;
         src.failed_seen = true;
         break;
+      case FrameworkKind::kDesyncStuck:
+      case FrameworkKind::kDesyncLagging:
+      case FrameworkKind::kDesyncNeverJoined:
+        NoteDesyncCulprits(*f, base, ctx, src, job);
+        return;
       case FrameworkKind::kWatchdogTerminated:
         // "Process group watchdog thread terminated with exception: CUDA error: an illegal
         // memory access was encountered": the watchdog found the error of an NCCL work (no

@@ -99,6 +99,9 @@ class IncidentRecorder {
   /// The `what():` line after "terminate called after throwing ..." names the rank and the
   /// reason of that abort.
   void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);
+  /// The ranks PyTorch's desync report blames (kDesyncCulprit incidents, one per rank).
+  void NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base, const EventContext& ctx,
+                          const SourceState& src, Job* job);
   /// A `what():` line that no framework parser read: the text (and the rank it names, "...
   /// rank: 0") of the earliest terminate a few lines up in the same input without one.
   void NoteLooseWhat(const EventContext& ctx, std::string_view what, int rank, Job* job);

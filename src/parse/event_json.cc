@@ -31,7 +31,8 @@ constexpr std::string_view kWarnCategories[] = {"shm",     "cuda",  "socket",  "
                                                 "syscall", "nvls",  "collnet", "other"};
 constexpr std::string_view kFrameworkKinds[] = {
     "nccl_error_detail", "heartbeat_timeout", "watchdog_terminated", "taking_down", "comm_aborted",
-    "init_timeout",      "dump_signal",       "process_signal",      "child_failed"};
+    "init_timeout",      "dump_signal",       "process_signal",      "child_failed",
+    "desync_stuck",      "desync_lagging",    "desync_never_joined"};
 constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed", "mpirun",
                                                "slurm",    "kubernetes", "kernel",
                                                "python",   "ray",       "vllm"};
@@ -392,6 +393,7 @@ struct FieldWriter {
     w->Num("rank", e.rank);
     w->OptStr("detail", e.detail);
     if (e.pid >= 0) w->Num("pid", e.pid);
+    if (e.seq >= 0) w->Num("seq", e.seq);
   }
   void operator()(const ProcessExit& e) const {
     w->Str("reporter", EnumName(kExitReporters, e.reporter));

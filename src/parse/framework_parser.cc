@@ -192,6 +192,49 @@ bool ParseXlaNcclError(std::string_view text, size_t op, EventData* data) {
 }
 
 // The distinctive framework messages; `msg` has header and logPrefix removed.
+/// A line of PyTorch's desync report (TraceUtils.h retrieveDesyncReport) that names the ranks it
+/// blames, as printed, indented, behind "- ": "[47] joined but didn't finish collective #41207
+/// (count from 1)", "[7] finished collective #182, but didn't join collective #183 (count from
+/// 1)", "To our best knowledge, ranks [3, 5] are the lagging ranks that caused this timeout.
+/// They never joined any collectives". The snapshot's "[7] finished ALLREDUCE" names no culprit.
+bool ParseDesyncCulprits(std::string_view line, EventData* data) {
+  std::string_view rest = Trim(line);
+  if (StartsWith(rest, "- ")) rest.remove_prefix(2);
+  FrameworkEvent fe;
+  if (StartsWith(rest, "To our best knowledge, ranks [")) {
+    rest.remove_prefix(30);
+    const size_t close = rest.find(']');
+    if (close == std::string_view::npos ||
+        rest.substr(close).find("are the lagging ranks") == std::string_view::npos) {
+      return false;
+    }
+    fe.kind = FrameworkKind::kDesyncNeverJoined;
+    fe.detail = rest.substr(0, close);
+    *data = fe;
+    return true;
+  }
+  if (!StartsWith(rest, "[")) return false;
+  const size_t close = rest.find(']');
+  if (close == std::string_view::npos) return false;
+  const std::string_view ranks = rest.substr(1, close - 1);
+  if (ranks.empty() || ranks.find_first_not_of("0123456789, .") != std::string_view::npos)
+    return false;
+  const std::string_view what = rest.substr(close + 1);
+  if (StartsWith(what, " joined but didn't finish collective #")) {
+    fe.kind = FrameworkKind::kDesyncStuck;
+    fe.seq = IntAfter(what, "collective #");
+  } else if (StartsWith(what, " finished collective #") &&
+             Has(what, ", but didn't join collective #")) {
+    fe.kind = FrameworkKind::kDesyncLagging;
+    fe.seq = IntAfter(what, "didn't join collective #");
+  } else {
+    return false;
+  }
+  fe.detail = ranks;
+  *data = fe;
+  return true;
+}
+
 bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view pg_desc,
                      EventData* data) {
   FrameworkEvent fe;
@@ -343,6 +386,11 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
       return true;
     }
     if (DispatchProcessEnd(c.rest(), false, true, ctx, data)) {
+      ctx->level = Level::kTorch;
+      ctx->body = Trim(c.rest());
+      return true;
+    }
+    if (ParseDesyncCulprits(c.rest(), data)) {
       ctx->level = Level::kTorch;
       ctx->body = Trim(c.rest());
       return true;

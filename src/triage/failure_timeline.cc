@@ -91,6 +91,8 @@ std::string Summary(const Incident& i) {
     case IncidentKind::kPeerClosed:
       return fmt::format("pid {} saw local rank {} close its connection", i.pid,
                          i.peer_local_rank);
+    case IncidentKind::kDesyncCulprit:
+      return fmt::format("PyTorch's desync report: rank {} {}", i.rank, i.message);
   }
   return {};
 }

@@ -297,10 +297,13 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     }
   }
   RootCause rc;
-  std::optional<RootCause> timeouts = triage_internal::CompareTimeouts(view);
+  // PyTorch's desync report, when a rank printed one, reads the timeouts better than their
+  // comparison here.
+  std::optional<RootCause> timeouts = triage_internal::FromDesyncReport(view);
+  if (!timeouts) timeouts = triage_internal::CompareTimeouts(view);
   const Incident* first_timeout = nullptr;
   for (const Incident* i : view.incidents) {
-    if (i->kind == IncidentKind::kWatchdogTimeout) {
+    if (i->kind == IncidentKind::kWatchdogTimeout || i->kind == IncidentKind::kDesyncCulprit) {
       first_timeout = i;
       break;
     }

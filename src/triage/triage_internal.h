@@ -67,6 +67,9 @@ std::string ShortTime(const Incident& i);
 
 /// Watchdog timeouts compared across ranks; nullopt when the attempt has none.
 std::optional<RootCause> CompareTimeouts(const AttemptView& view);
+/// The ranks PyTorch's desync report blames (stuck-rank, high confidence); nullopt when the
+/// attempt has no such report.
+std::optional<RootCause> FromDesyncReport(const AttemptView& view);
 /// A rank that reached init late or never; nullopt when init was on time.
 std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed);
 /// The first NCCL error that is not a consequence of a peer's end, or the peer that cascade

@@ -36,6 +36,9 @@ enum class IncidentKind : uint8_t {
   /// Connection closed by localRank N"): that peer destroyed its communicator or ended. One per
   /// (process, peer) and attempt.
   kPeerClosed,
+  /// PyTorch's desync report blames this rank: it joined but did not finish collective `seq`,
+  /// did not join it (`message` says which), or never joined any. Printed by another rank.
+  kDesyncCulprit,
 };
 
 struct Incident {

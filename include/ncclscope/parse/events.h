@@ -347,12 +347,18 @@ enum class FrameworkKind : uint8_t {
   kDumpSignal,          // flight recorder dump messages
   kProcessSignal,       // torchelastic "Sending process N closing signal SIGTERM", "Signal 15"
   kChildFailed,         // "ChildFailedError", "... FAILED"
+  // PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG), the ranks it blames; detail = the ranks
+  // as printed ("7", "0, 1, 2"):
+  kDesyncStuck,        // "[47] joined but didn't finish collective #41207 (count from 1)"
+  kDesyncLagging,      // "[7] finished collective #182, but didn't join collective #183 ..."
+  kDesyncNeverJoined,  // "ranks [3] are the lagging ranks ... They never joined any collectives"
 };
 struct FrameworkEvent {
   FrameworkKind kind = FrameworkKind::kNcclErrorDetail;
   int rank = -1;
   std::string_view detail;  // signal name, error class, ...
   int64_t pid = -1;         // kProcessSignal: the process the launcher signals
+  int64_t seq = -1;         // kDesync*: the collective the ranks did not finish or join
 };
 
 // ---- Launchers, schedulers, the kernel, Python (docs/events.md "Process ends") ---------------
