@@ -114,6 +114,7 @@ class BootstrapInterfaceRule : public BasicRule {
     const size_t before = out->size();
     UnsuitableInterfaces(ctx, out);
     DifferentInterfaces(job, out);
+    if (hits.empty() && out->size() == before) NoInterfaceInPeerSubnet(ctx, out);
     if (hits.empty() && out->size() == before) BootstrapConnectFailed(ctx, out);
     if (hits.empty() && out->size() == before) AdvertisedAddressUnroutable(ctx, out);
   }
@@ -233,6 +234,49 @@ class BootstrapInterfaceRule : public BasicRule {
                    "): bootstrap over IPoIB fails when IPoIB does not route between the nodes; "
                    "NCCL_SOCKET_IFNAME set to the Ethernet NIC moves it there (NVIDIA/nccl#1000).";
     }
+    out->push_back(std::move(f));
+  }
+
+  /// "Net : No interface found in the same subnet as remote address 192.168.0.91<27030>": no
+  /// interface of the process is on the network of the address it must reach (NCCL_COMM_ID's,
+  /// the bootstrap root's), so it bootstrapped elsewhere; in a container with Docker's default
+  /// bridge (172.17.0.0/16) no other host can reach it (nccl#331).
+  void NoInterfaceInPeerSubnet(const RuleContext& ctx, std::vector<Finding>* out) const {
+    const Job& job = ctx.job;
+    Finding f = NewFinding(*this);
+    std::string remote;
+    std::vector<int> procs;
+    for (const MessageHit* h : ctx.messages.OfRule("connection-error")) {
+      if (!ContainsNoCase(h->text, "No interface found in the same subnet")) continue;
+      if (remote.empty()) remote = h->details.peer.empty() ? "the remote address" : h->details.peer;
+      if (h->record == nullptr) continue;
+      AddWarnRecord(job, *h->record, &f);
+      procs.insert(procs.end(), h->record->processes.begin(), h->record->processes.end());
+    }
+    if (remote.empty()) return;
+    std::string used;
+    bool docker_bridge = false;
+    for (int p : procs) {
+      const Process& proc = job.processes[p];
+      if (proc.bootstrap_if.empty()) continue;
+      used = proc.bootstrap_if + " " + proc.bootstrap_addr;
+      docker_bridge = proc.bootstrap_addr.starts_with("172.17.");
+      AddEvidence(&f, proc.bootstrap_evidence);
+      break;
+    }
+    f.title = "No interface on the network of the address NCCL must reach";
+    f.message = "No interface of the process is in the subnet of " + remote +
+                " (the bootstrap root: NCCL_COMM_ID, or rank 0's address)";
+    f.message += used.empty() ? "." : "; it bootstrapped on " + used + " instead.";
+    if (docker_bridge) {
+      f.message += " 172.17.0.0/16 is Docker's default bridge: the container runs with bridge "
+                   "networking, where other hosts cannot reach it; run it with --network=host "
+                   "(Kubernetes: hostNetwork: true).";
+    } else {
+      f.message += " Set NCCL_SOCKET_IFNAME to the interface on that network, or give "
+                   "NCCL_COMM_ID an address this host can reach.";
+    }
+    f.suspect_hosts = f.hosts;
     out->push_back(std::move(f));
   }
 

@@ -592,7 +592,10 @@ CauseClass ClassOfErrorText(std::string_view text) {
       "remote process exited", "network error", "NET/IB", "NET/Socket", "NET/OFI",
       "completion with error", "Got completion", "socketPoll", "socketProgress",
       "ibv_", "Bootstrap", "bootstrap", "No route to host", "timed out", "Timeout",
-      "Network is unreachable", "NET plugin", "socket", "Socket", "Net : "};
+      "Network is unreachable", "NET plugin", "socket", "Socket", "Net : ",
+      // bind(): an address not on this host (NCCL_COMM_ID naming another host's address, a
+      // container in bridge networking: nccl#331), or a port another job holds.
+      "Cannot assign requested address", "Address already in use"};
   for (std::string_view k : kNet) {
     if (Contains(text, k)) return CauseClass::kNetwork;
   }

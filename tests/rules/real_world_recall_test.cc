@@ -234,7 +234,9 @@ TEST(RealWorldRecall, LabelledProblemsAreNamedByTheirRules) {
   // cuda-error; Open MPI's peer-disconnected notice (no NCCL line) labelled connection. 0.85
   // since the twenty-second (85.7 %, 264 of 308): a CUDA failure in a transport's setup is a
   // cuda-error too (the 2 above and round 22's P2P and SHM ones), and round 22's targeted
-  // problems in the lines are all named.
+  // problems in the lines are all named. Rounds 23-25 (85.1 %, 280 of 329) keep it: their
+  // unnamed problems are mostly "no net plugin found" labelled informational, and NCCL_NET=gIB
+  // inferred from "network gIB not found".
   EXPECT_GE(static_cast<double>(target_named) / target_labelled, 0.85);
 }
 
