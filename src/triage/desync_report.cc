@@ -35,15 +35,7 @@ std::optional<RootCause> FromDesyncReport(const AttemptView& view) {
       "PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG), which compares every rank's "
       "collectives, names the lagging rank(s): {}; the ranks that timed out were waiting for it",
       fmt::join(said, "; "));
-  for (int r : blamed) {
-    Culprit c;
-    c.rank = r;
-    if (const ProcessInstance* p = view.ProcessOfRank(r)) {
-      c.host = p->host;
-      c.pid = p->pid;
-    }
-    rc.culprits.push_back(c);
-  }
+  for (int r : blamed) rc.culprits.push_back(view.CulpritOfRank(r));
   // The first timeout of the attempt dates the failure; the report's lines are the evidence.
   const Incident* timeout = nullptr;
   for (const Incident* i : view.incidents) {

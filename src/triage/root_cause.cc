@@ -60,6 +60,16 @@ const ProcessInstance* AttemptView::ProcessOfRank(int rank) const {
   return nullptr;
 }
 
+Culprit AttemptView::CulpritOfRank(int rank) const {
+  Culprit c;
+  c.rank = rank;
+  if (const ProcessInstance* p = ProcessOfRank(rank)) {
+    c.host = p->host;
+    c.pid = p->pid;
+  }
+  return c;
+}
+
 bool AttemptView::Before(const Incident* a, const Incident* b) {
   if (a->time && b->time && *a->time != *b->time) return *a->time < *b->time;
   if (a->time && b->time) {

@@ -234,15 +234,7 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
           RankRanges(waiting), SeqOp(*first), RankRanges(unheard));
     }
   }
-  for (int r : suspects) {
-    Culprit c;
-    c.rank = r;
-    if (const ProcessInstance* p = view.ProcessOfRank(r)) {
-      c.host = p->host;
-      c.pid = p->pid;
-    }
-    rc.culprits.push_back(c);
-  }
+  for (int r : suspects) rc.culprits.push_back(view.CulpritOfRank(r));
   rc.evidence.insert(rc.evidence.begin(), first->evidence);
   rc.time = first->time;
   rc.time_text = first->time_text;

@@ -23,6 +23,8 @@ struct AttemptView {
 
   /// The process of a rank, nullptr when unknown.
   const ProcessInstance* ProcessOfRank(int rank) const;
+  /// A culprit for `rank`, with its process's host and pid when known.
+  Culprit CulpritOfRank(int rank) const;
   /// Orders two incidents: by time when both have one, else by input position.
   static bool Before(const Incident* a, const Incident* b);
 };
