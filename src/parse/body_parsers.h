@@ -27,6 +27,8 @@ bool ParseVersion(std::string_view body, EventData* data);
 
 /// Connection lines `Channel/Ring/CollNet/Coll NN[/I] : ... via ...` (hot path).
 bool ParseConnection(std::string_view body, EventData* data);
+/// NCCL < 2.3's "7 -> 8 via NET/Socket/0" (the receiving rank's line, no ring number).
+bool ParseBareNetConnection(std::string_view body, EventData* data);
 /// `Channel 00/24 :  0 1 2 3` ring order.
 bool ParseRingOrder(std::string_view body, EventData* data);
 /// GRAPH `Ring 00 : 3 -> 0 -> 1`.

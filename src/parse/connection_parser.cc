@@ -64,6 +64,23 @@ bool ParseConnection(std::string_view body, EventData* data) {
   return true;
 }
 
+bool ParseBareNetConnection(std::string_view body, EventData* data) {
+  // NCCL before 2.3 (netRecvSetup): "7 -> 8 via NET/Socket/0", printed by the receiving rank
+  // (the second), once per ring, without the ring's number.
+  TextCursor c(body);
+  Connection conn;
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&conn.src_rank) || !c.Eat(" -> ") || !IsDigit(c.Peek()) ||
+      !c.ReadInt(&conn.dst_rank) || !c.Eat(" via NET/")) {
+    return false;
+  }
+  conn.kind = ConnKind::kRing;
+  conn.direction = ConnDirection::kReceive;
+  conn.raw = Trim(body.substr(body.find(" via ") + 5));
+  conn.transport = ParseTransport(conn.raw);
+  *data = conn;
+  return true;
+}
+
 bool ParseRingOrder(std::string_view body, EventData* data) {
   TextCursor c(body);
   RingOrder ring;

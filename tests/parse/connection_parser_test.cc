@@ -175,5 +175,30 @@ TEST(GraphRing, PrevMeNext) {
   EXPECT_EQ(g.next, 1);
 }
 
+TEST(BareNetConnection, Pre23ReceiverLineIsAConnection) {
+  // PaddlePaddle#14109 (held-out round 26), NCCL 2.1/2.2's netRecvSetup line: the receiving rank
+  // (8) prints it, without a ring number.
+  const testing::Parsed p =
+      testing::ParseOne("yq01-jpaas-ai00-let0034:890:1081 [0] INFO 7 -> 8 via NET/Socket/0");
+  ASSERT_EQ(EventTypeName(p.event.data), "connection");
+  const auto& c = std::get<Connection>(p.event.data);
+  EXPECT_EQ(c.src_rank, 7);
+  EXPECT_EQ(c.dst_rank, 8);
+  EXPECT_EQ(c.channel, -1);
+  EXPECT_EQ(c.direction, ConnDirection::kReceive);
+  EXPECT_EQ(c.raw, "NET/Socket/0");
+  EXPECT_EQ(c.transport.type, TransportType::kNET);
+}
+
+TEST(BareNetConnection, OtherDigitLedBodiesAreNotConnections) {
+  for (std::string_view body :
+       {"h:1:1 [0] NCCL INFO 24 coll channels, 0 nvls channels, 32 p2p channels, 32 p2p channels "
+        "per peer",
+        "h:1:1 [0] NCCL INFO 7 -> 8 via P2P/IPC"}) {
+    const testing::Parsed p = testing::ParseOne(body);
+    EXPECT_NE(EventTypeName(p.event.data), "connection") << body;
+  }
+}
+
 }  // namespace
 }  // namespace ncclscope
