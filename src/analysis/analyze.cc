@@ -29,9 +29,9 @@ void Finish(const AnalyzeOptions& options, const TopoPaths* topo, JobBuilder* bu
 void SetRelay(const AnalyzeOptions& options, unsigned jobs, int64_t bytes,
               EventPipeline* pipeline) {
   if (jobs == 1 || (bytes >= 0 && static_cast<uint64_t>(bytes) < options.relay_min_bytes)) return;
-  EventPipeline::RelaySettings relay;
-  relay.tuning.hold_until_drain = options.relay_hold;
-  pipeline->set_relay(relay);
+  EventRelay::Tuning tuning;
+  tuning.hold_until_drain = options.relay_hold;
+  pipeline->set_relay(tuning);
 }
 
 /// The bytes of all inputs, or -1 when one is stdin or of unknown size.

@@ -10,6 +10,16 @@ namespace ncclscope {
 
 namespace {
 
+/// Adds the line counters a reading thread kept (SourceInfo and JobStats name them alike).
+template <typename Counters>
+void AddLineCounts(const Counters& from, Counters* to) {
+  to->lines += from.lines;
+  to->nccl_lines += from.nccl_lines;
+  to->info_lines += from.info_lines;
+  to->framework_lines += from.framework_lines;
+  to->mention_lines += from.mention_lines;
+}
+
 /// Whether an event is of the bulk kinds (a collective, a noise line): cheap to model, so a
 /// stream of them gains nothing from a second thread and pays for the hand-over.
 bool IsBulk(const EventData& d) {
@@ -64,20 +74,9 @@ class EventPipeline::RunRelay {
     if (!relay_) return;
     relay_->Drain();
     stream_->set_recycler(nullptr);
-    for (size_t i = 0; i < own_sources_.size(); ++i) {
-      SourceInfo& to = (*sources_)[i];
-      const SourceInfo& from = own_sources_[i];
-      to.lines += from.lines;
-      to.nccl_lines += from.nccl_lines;
-      to.info_lines += from.info_lines;
-      to.framework_lines += from.framework_lines;
-      to.mention_lines += from.mention_lines;
-    }
-    stats_->lines += own_stats_.lines;
-    stats_->nccl_lines += own_stats_.nccl_lines;
-    stats_->info_lines += own_stats_.info_lines;
-    stats_->framework_lines += own_stats_.framework_lines;
-    stats_->mention_lines += own_stats_.mention_lines;
+    for (size_t i = 0; i < own_sources_.size(); ++i)
+      AddLineCounts(own_sources_[i], &(*sources_)[i]);
+    AddLineCounts(own_stats_, stats_);
     relay_ = nullptr;
   }
 
@@ -153,9 +152,9 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   }
   // Parsing here and modelling on a second thread (one for all the pipeline's inputs).
   EventRelay* relay_now = nullptr;
-  if (relay_settings_ && !sample_.ended) {
+  if (relay_tuning_ && !sample_.ended) {
     if (!relay_) {
-      relay_ = std::make_unique<EventRelay>(sink, relay_settings_->tuning);
+      relay_ = std::make_unique<EventRelay>(sink, *relay_tuning_);
     } else {
       relay_->Rebind(sink);
     }

@@ -1,6 +1,7 @@
 #include "ncclscope/analysis/event_relay.h"
 
 #include <algorithm>
+#include <array>
 
 namespace ncclscope {
 namespace {
@@ -18,15 +19,11 @@ void Rebase(std::string_view kept, std::vector<char>* text, std::string_view* vi
   *view = std::string_view(text->data() + at, view->size());
 }
 
-/// The bytes Stage copies of `line`: those outside `kept`.
-size_t StagedBytes(const Line& line, std::string_view kept) {
-  const LineMeta& m = line.meta;
-  size_t n = 0;
-  for (std::string_view v :
-       {line.text, m.timestamp, m.pod, m.service, m.origin_host, m.origin_name}) {
-    if (!Inside(v, kept)) n += v.size();
-  }
-  return n;
+/// The views of a line (`Line` or `const Line`): its text and what its prefixes said.
+template <typename L>
+auto ViewsOf(L* line) {
+  auto& m = line->meta;
+  return std::array{&line->text, &m.timestamp, &m.pod, &m.service, &m.origin_host, &m.origin_name};
 }
 
 }  // namespace
@@ -34,13 +31,7 @@ size_t StagedBytes(const Line& line, std::string_view kept) {
 EventRelay::EventRelay(Sink sink, Tuning tuning) : sink_(std::move(sink)), tuning_(tuning) {
   tuning_.batches = std::max<size_t>(2, tuning_.batches);
   tuning_.batch_lines = std::max<size_t>(1, tuning_.batch_lines);
-  for (size_t i = 0; i < tuning_.batches; ++i) {
-    storage_.push_back(std::make_unique<Batch>());
-    Batch* b = storage_.back().get();
-    b->text.reserve(tuning_.batch_bytes);
-    b->lines.reserve(tuning_.batch_lines);
-    free_.push_back(b);
-  }
+  for (size_t i = 0; i < tuning_.batches; ++i) AddFreeBatch();
   current_ = free_.back();
   free_.pop_back();
   consumer_ = std::thread([this] { Consume(); });
@@ -59,9 +50,19 @@ EventRelay::~EventRelay() {
   consumer_.join();
 }
 
+void EventRelay::AddFreeBatch() {
+  storage_.push_back(std::make_unique<Batch>());
+  Batch* b = storage_.back().get();
+  b->text.reserve(tuning_.batch_bytes);
+  b->lines.reserve(tuning_.batch_lines);
+  free_.push_back(b);
+}
+
 const Line& EventRelay::Stage(const Line& line, std::string_view reader_buffer) {
   reader_buffer_ = reader_buffer;
-  const size_t need = StagedBytes(line, reader_buffer);
+  size_t need = 0;  // the bytes to copy: those outside the reader's buffer
+  for (const std::string_view* v : ViewsOf(&line))
+    need += Inside(*v, reader_buffer) ? 0 : v->size();
   if (current_->lines.size() == current_->lines.capacity() ||
       current_->text.size() + need > current_->text.capacity()) {
     if (!current_->lines.empty()) Submit();
@@ -71,10 +72,7 @@ const Line& EventRelay::Stage(const Line& line, std::string_view reader_buffer) 
   b->lines.push_back(line);
   Line& staged = b->lines.back();
   staged_begin_ = b->text.data() + b->text.size();
-  Rebase(reader_buffer, &b->text, &staged.text);
-  LineMeta& m = staged.meta;
-  for (std::string_view* v : {&m.timestamp, &m.pod, &m.service, &m.origin_host, &m.origin_name})
-    Rebase(reader_buffer, &b->text, v);
+  for (std::string_view* v : ViewsOf(&staged)) Rebase(reader_buffer, &b->text, v);
   staged_end_ = b->text.data() + b->text.size();
   return staged;
 }
@@ -123,13 +121,8 @@ void EventRelay::Submit() {
   queue_.push_back(current_);
   current_ = nullptr;
   changed_.notify_all();
-  if (free_.empty() && tuning_.hold_until_drain && !released_) {
-    storage_.push_back(std::make_unique<Batch>());  // Held: the consumer frees nothing yet.
-    Batch* b = storage_.back().get();
-    b->text.reserve(tuning_.batch_bytes);
-    b->lines.reserve(tuning_.batch_lines);
-    free_.push_back(b);
-  }
+  // Held: the consumer frees nothing yet.
+  if (free_.empty() && tuning_.hold_until_drain && !released_) AddFreeBatch();
   changed_.wait(lock, [this] { return !free_.empty(); });
   current_ = free_.back();
   free_.pop_back();

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
 #include <string>
 #include <tuple>
@@ -11,6 +10,7 @@
 #include <variant>
 
 #include "ncclscope/base/signals.h"
+#include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/timeline.h"
 
 namespace ncclscope {
@@ -286,14 +286,11 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
   std::string_view ranks = f.detail;
   while (!ranks.empty()) {
     const size_t comma = ranks.find(',');
-    std::string_view item = ranks.substr(0, comma);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    int rank = -1;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), rank);
-    if (ec == std::errc() && end != item.data() && rank >= 0) {
+    const std::optional<int64_t> rank = ParseInt64(TrimWhitespace(ranks.substr(0, comma)));
+    if (rank && *rank >= 0 && *rank <= 1000000) {
       Incident i = base;
       i.kind = IncidentKind::kDesyncCulprit;
-      i.rank = rank;
+      i.rank = static_cast<int>(*rank);
       i.host.clear();
       i.pid = -1;
       i.seq = f.seq;

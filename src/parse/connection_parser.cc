@@ -70,12 +70,12 @@ bool ParseBareNetConnection(std::string_view body, EventData* data) {
   TextCursor c(body);
   Connection conn;
   if (!IsDigit(c.Peek()) || !c.ReadInt(&conn.src_rank) || !c.Eat(" -> ") || !IsDigit(c.Peek()) ||
-      !c.ReadInt(&conn.dst_rank) || !c.Eat(" via NET/")) {
+      !c.ReadInt(&conn.dst_rank) || !c.Eat(" via ") || !StartsWith(c.rest(), "NET/")) {
     return false;
   }
   conn.kind = ConnKind::kRing;
   conn.direction = ConnDirection::kReceive;
-  conn.raw = Trim(body.substr(body.find(" via ") + 5));
+  conn.raw = Trim(c.rest());
   conn.transport = ParseTransport(conn.raw);
   *data = conn;
   return true;

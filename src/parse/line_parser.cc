@@ -157,7 +157,7 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
     if (ParseConnection(body, data)) return;
   }
   if (IsUpper(first) && shape.token_ends_in_colon && ParseCollective(body, data)) return;
-  if (first >= '0' && first <= '9' && ParseBareNetConnection(body, data)) return;
+  if (IsDigit(first) && ParseBareNetConnection(body, data)) return;
   switch (first) {
     case 'C':
       if (ParseRingOrder(body, data)) return;

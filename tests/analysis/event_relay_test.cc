@@ -29,7 +29,7 @@ std::string EventsOf(const std::string& text, const std::optional<EventRelay::Tu
   std::vector<SourceInfo> sources;
   JobStats stats;
   EventPipeline pipeline(&sources, &stats);
-  if (tuning) pipeline.set_relay(EventPipeline::RelaySettings{*tuning});
+  if (tuning) pipeline.set_relay(*tuning);
   std::vector<InputProblem> problems;
   std::string out;
   pipeline.Run(
@@ -106,7 +106,7 @@ std::pair<size_t, size_t> EventsOnThisThread(const std::string& text) {
   std::vector<SourceInfo> sources;
   JobStats stats;
   EventPipeline pipeline(&sources, &stats);
-  pipeline.set_relay(EventPipeline::RelaySettings{EventRelay::Tuning{}});
+  pipeline.set_relay(EventRelay::Tuning{});
   std::vector<InputProblem> problems;
   size_t here = 0, all = 0;
   const std::thread::id self = std::this_thread::get_id();

@@ -43,10 +43,7 @@ class EventPipeline {
   /// thread again, for the rest of the inputs too. Events reach the sink in the same order, one
   /// at a time, and all of an input's before its Run returns; the per-source line counters are
   /// complete only when Run returns. Every Run must pass a sink that may run on another thread.
-  struct RelaySettings {
-    EventRelay::Tuning tuning;
-  };
-  void set_relay(RelaySettings settings) { relay_settings_ = settings; }
+  void set_relay(EventRelay::Tuning tuning) { relay_tuning_ = tuning; }
 
   /// The raw line (with its newline) that preceded the next input's first byte, when that input
   /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
@@ -98,7 +95,7 @@ class EventPipeline {
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
   std::string primer_;
-  std::optional<RelaySettings> relay_settings_;
+  std::optional<EventRelay::Tuning> relay_tuning_;
   std::unique_ptr<EventRelay> relay_;  ///< Made by the first Run that uses it.
   RelaySample sample_;
 };

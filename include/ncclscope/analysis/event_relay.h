@@ -83,7 +83,8 @@ class EventRelay : public BufferRecycler {
     std::vector<Event> events;
     std::vector<Buffer> buffers;  ///< Read buffers retired while this batch was filling.
   };
-  void Submit();  ///< Queues the current batch and takes a free one (waits for one).
+  void AddFreeBatch();  ///< A new batch, reserved to the tuning, on the free list.
+  void Submit();        ///< Queues the current batch and takes a free one (waits for one).
   void Consume();
 
   Sink sink_;
