@@ -82,6 +82,7 @@ struct ProcState {
   /// whenever by_ptr changes.
   std::array<PtrHit, 4> ptr_hits{};
   bool saw_version = false;  ///< The process printed NCCL's version banner.
+  int last_head_dev = -1;    ///< The `[dev]` of its last line's head (Process::head_devs).
   size_t open_from = 0;      ///< comms before this index are closed (a restart closed them).
   /// Anonymous (pre-commId) communicators created so far, per nranks, for old NCCL versions.
   std::map<int, int> anon_count;

@@ -146,6 +146,9 @@ std::string_view WhatText(std::string_view text) {
 /// Lines between an NCCL error raised in Python and PyTorch's "Last error:" detail (the
 /// exception line, "ncclSystemError: ...", "Last error:", the detail).
 constexpr uint64_t kLastErrorLines = 4;
+/// The same where a prefix shows that the detail comes from the process that raised the error:
+/// the lines of other workers printed in between (the parser allows 16) do not count.
+constexpr uint64_t kSameOriginLastErrorLines = kLastErrorLines + 16;
 /// Lines between "terminate called after throwing" and its `what():` line.
 constexpr uint64_t kWhatLines = 2;
 /// The same, for a `what():` line no framework parser read: processes that abort together
@@ -330,7 +333,14 @@ void IncidentRecorder::NoteLooseWhat(const EventContext& ctx, std::string_view w
 
 void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_view detail,
                                            int rank, const SourceState& src, Job* job) {
-  if (src.last_raised < 0 || ctx.line > src.last_raised_line + kLastErrorLines) return;
+  if (src.last_raised < 0) return;
+  const LineMeta* meta = ctx.meta;
+  const bool same_origin =
+      meta != nullptr &&
+      ((meta->origin_pid != 0 && meta->origin_pid == src.last_raised_origin_pid) ||
+       (meta->launcher_rank >= 0 && meta->launcher_rank == src.last_raised_launcher_rank));
+  if (ctx.line > src.last_raised_line + (same_origin ? kSameOriginLastErrorLines : kLastErrorLines))
+    return;
   Incident& raised = job->incidents.incidents[src.last_raised];
   if (!raised.detail.empty() || (rank >= 0 && raised.rank >= 0 && rank != raised.rank)) return;
   raised.detail = std::string(detail);
@@ -413,8 +423,15 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* end = std::get_if<CommEnd>(&d)) {
-    if (inst >= 0 && end->kind == CommEndKind::kDestroy) {
-      job->incidents.instances[inst].destroyed_comm = true;
+    if (inst < 0) return;
+    ProcessInstance& pi = job->incidents.instances[inst];
+    if (end->kind == CommEndKind::kDestroy) pi.destroyed_comm = true;
+    // An excerpt that starts after init: the end of a communicator states the process's rank in
+    // it ("comm 0x.. rank 1 nranks 4 ... - Abort COMPLETE"); an Init START line, when there is
+    // one, says more and wins.
+    if (pi.world_init.line == 0 && end->rank >= 0 && end->nranks > pi.world) {
+      pi.world = end->nranks;
+      pi.rank = end->rank;
     }
     return;
   }
@@ -486,10 +503,14 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     // A line without NCCL's head (nccl-tests' "HOST: Test NCCL failure", a pdsh prefix before
     // PyTorch's error) names its host only in the prefix.
     if (i.host.empty() && ctx.meta != nullptr) i.host = std::string(ctx.meta->origin_host);
+    // A worker's prefix (`(VllmWorkerProcess pid=3985)`, Ray's `pid=N`) names its process.
+    if (i.pid < 0 && ctx.meta != nullptr && ctx.meta->origin_pid != 0) i.pid = ctx.meta->origin_pid;
     NoteTerminateWhat(ctx, i.rank, &src, job);
     if (Push(std::move(i), ctx, src, job) != nullptr) {
       src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.last_raised_line = ctx.line;
+      src.last_raised_origin_pid = ctx.meta != nullptr ? ctx.meta->origin_pid : 0;
+      src.last_raised_launcher_rank = ctx.meta != nullptr ? ctx.meta->launcher_rank : -1;
     }
     return;
   }

@@ -65,6 +65,10 @@ class IncidentRecorder {
     uint64_t pending_line = 0;
     int last_raised = -1;         ///< Last PyTorch "NCCL error in: ..." (its "Last error:" follows).
     uint64_t last_raised_line = 0;
+    /// Who raised it, as the launcher's prefix says (Ray/vLLM `pid=N`, the launcher's rank); 0 /
+    /// -1 when no prefix said.
+    uint32_t last_raised_origin_pid = 0;
+    int last_raised_launcher_rank = -1;
     int last_terminate = -1;      ///< Last "terminate called after throwing" (its what() follows).
     uint64_t last_terminate_line = 0;
     /// Last watchdog timeout whose line lost its WorkNCCL(...) to a paste's wrap (SeqNum

@@ -590,6 +590,10 @@ void JobBuilder::Add(const Event& event) {
     ps.last_source = ctx.source;
     ps.last_line = ctx.line;
     ps.last_text.Set(ctx.text);
+    if (ctx.dev >= 0 && ctx.dev != ps.last_head_dev) {
+      ps.last_head_dev = ctx.dev;
+      p.head_devs.insert(ctx.dev);
+    }
     if (ctx.dev >= 0 && std::holds_alternative<CommInit>(event.data))
       p.cuda_devs.insert(std::get<CommInit>(event.data).cuda_dev);
   }

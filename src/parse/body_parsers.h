@@ -107,6 +107,11 @@ void DispatchInfo(std::string_view body, Level level, EventData* data, bool excl
 /// timestamp, location, body) and *data; false if the line is not a recognised framework line.
 bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data);
 
+/// An NCCL call's failure as Horovod, TensorFlow, vLLM's pynccl, CuPy, PaddlePaddle or Caffe
+/// raise it, quoting NCCL's result string ("HorovodInternalError: ncclAllReduce failed: unhandled
+/// cuda error"): a FrameworkNcclError. `msg` is the message without a log header.
+bool ParseNcclResultError(std::string_view msg, EventData* data);
+
 /// libfabric's own log line (`libfabric:PID:...:FUNC():LINE<LEVEL> message`). `text` is the
 /// whole line. Fills ctx (pid, level, location, function, body) and *data: a Notice for
 /// `<warn>`, KnownNoise for the other levels; false if the line is not one.

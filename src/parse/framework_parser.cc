@@ -281,6 +281,7 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   if (StartsWith(msg, "Test NCCL failure ") || StartsWith(msg, "Test CUDA failure ")) {
     return ParseTestNcclFailure(msg, data);
   }
+  if (ParseNcclResultError(msg, data)) return true;
   static constexpr std::string_view kErrorNames[] = {
       "ncclUnhandledCudaError", "ncclSystemError",  "ncclInternalError",
       "ncclInvalidArgument",    "ncclInvalidUsage", "ncclRemoteError"};
@@ -379,7 +380,7 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     const std::string_view line = Trim(c.rest());
     const std::string_view word = line.substr(0, line.find(' '));
     const bool exception = EndsWith(word, "Error:") || EndsWith(word, "Exception:");
-    if (exception && (ParseNcclErrorIn(line, data) ||
+    if (exception && (ParseNcclErrorIn(line, data) || ParseNcclResultError(line, data) ||
                       (StartsWith(word, "nccl") && ClassifyMessage(line, ctx->torch_rank, -1, {}, data)))) {
       ctx->level = Level::kTorch;
       ctx->body = line;

@@ -28,10 +28,43 @@ using parse_internal::IsTorchOptionLine;
 using parse_internal::StartsWith;
 
 struct LineParser::State {
-  bool last_error_pending = false;  ///< The previous line was PyTorch's "Last error:".
+  /// PyTorch's "Last error:" was read: its detail is the next line of the same process.
+  bool last_error_pending = false;
   /// What preceded "Last error:" on that line (a logger's head: vLLM's `ERROR 04-07 00:57:46
   /// ray_utils.py:45] `); the detail line starts with the same head.
   std::string last_error_head;
+  /// Who printed "Last error:", as the launcher's and collector's prefixes say. Where several
+  /// workers' output is interleaved (`(VllmWorkerProcess pid=3985) ...`), lines of the others
+  /// may come between it and its detail.
+  struct Origin {
+    uint32_t source = 0;
+    int launcher_rank = -1;
+    uint32_t pid = 0;
+    std::string host;
+    std::string pod;
+
+    void Set(const Line& line) {
+      source = line.source;
+      launcher_rank = line.meta.launcher_rank;
+      pid = line.meta.origin_pid;
+      host.assign(line.meta.origin_host);
+      pod.assign(line.meta.pod);
+    }
+    /// True when the prefixes show that `line` came from another process (a prefix missing on
+    /// either line proves nothing).
+    bool Other(const Line& line) const {
+      const LineMeta& m = line.meta;
+      return line.source != source ||
+             (launcher_rank >= 0 && m.launcher_rank >= 0 && m.launcher_rank != launcher_rank) ||
+             (pid != 0 && m.origin_pid != 0 && m.origin_pid != pid) ||
+             (!host.empty() && !m.origin_host.empty() && m.origin_host != host) ||
+             (!pod.empty() && !m.pod.empty() && m.pod != pod);
+    }
+  };
+  Origin last_error_origin;
+  /// Lines of other processes still allowed before the detail; then "Last error:" is dropped.
+  static constexpr int kLastErrorWait = 16;
+  int last_error_wait = 0;
   parse_internal::PrefixCache prefixes;
   /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
   /// interleaved output of another process or a terminal wrap moved the rest to a later line.
@@ -578,8 +611,15 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   ctx.line = line.number;
   ctx.text = text;
   ctx.meta = &line.meta;
-  const bool last_error = state_->last_error_pending;
-  state_->last_error_pending = false;
+  bool last_error = false;
+  if (state_->last_error_pending) {
+    if (!state_->last_error_origin.Other(line)) {
+      last_error = true;
+      state_->last_error_pending = false;
+    } else if (--state_->last_error_wait <= 0) {
+      state_->last_error_pending = false;
+    }
+  }
 
   if (ParseMessage(line, text, event)) return ParseOutcome::kEvent;
   // Not an NCCL message: the rest of a cut one, or else reset whatever the parsers filled.
@@ -612,6 +652,8 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   if (std::string_view head; IsLastErrorLine(trimmed, &head)) {
     state_->last_error_pending = true;
     state_->last_error_head.assign(head);
+    state_->last_error_origin.Set(line);
+    state_->last_error_wait = State::kLastErrorWait;
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;

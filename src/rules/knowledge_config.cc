@@ -246,6 +246,21 @@ constexpr KnownMessage kConfigEntries[] = {
      "nccl-fastsocket (net_fastsocket.cc)",
      {"net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
       "net_fastsocket.cc:674 NCCL WARN Maximum retry reached for connect 3."}},
+    {"benign-graph-fallback", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
+     {"Could not find a path for pattern * falling back to simple order"},
+     "search",
+     "NCCL's topology search found no path for a pattern and used a simple order (it goes on)",
+     "While building its rings and trees, NCCL's search found no route through the topology "
+     "that fits the pattern and fell back to ordering the GPUs by index; the communicator still "
+     "works, possibly with less bandwidth than the hardware allows.",
+     {"P2P disabled (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC), so no intra-node path qualifies",
+      "GPUs of different models or an unusual PCIe topology in one node",
+      "a VM or container whose PCI/NUMA information NCCL cannot read"},
+     "Nothing to fix for correctness. If the bandwidth is low, check the P2P settings and "
+     "`nvidia-smi topo -m`.",
+     "2.7+ (graph/search.cc)",
+     {"graph/search.cc:890 NCCL WARN Could not find a path for pattern 4, falling back to "
+      "simple order"}},
     {"benign-verbs-wrapper", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
      {"lib wrapper not initialized"},
      "ibvwrap",

@@ -59,10 +59,12 @@ class P2pDisabledRule : public BasicRule {
     // What NCCL or CUDA said about P2P (warnings, INFO notices): the explicit evidence.
     std::vector<const MessageHit*> hits;
     // NCCL's "Check P2P Type ... 0" also says 0 when a node holds a single rank: it only counts
-    // where the log shows ranks sharing a node, or when the hardware check failed
-    // (isAllCudaP2p 0). With "isAllCudaP2p 1" CUDA says every pair can: the 0 comes from a
-    // setting or separate processes, which the links and settings above already tell.
-    const bool shared_node = NcclSaysRanksShareNode(job).value_or(false);
+    // where the log shows ranks sharing a node (NCCL's local ranks, or a process driving several
+    // GPUs), or when the hardware check failed (isAllCudaP2p 0). With "isAllCudaP2p 1" CUDA says
+    // every pair can: the 0 comes from a setting or separate processes, which the links and
+    // settings above already tell.
+    const bool shared_node =
+        NcclSaysRanksShareNode(job).value_or(false) || ProcessDrivesSeveralGpus(job);
     for (const MessageHit* h : ctx.messages.OfRule(id())) {
       if (h->known != nullptr && h->known->id == "p2p-not-all-local" &&
           (ContainsNoCase(h->text, "isAllCudaP2p 1") ||

@@ -198,14 +198,6 @@ void AddUnique(std::vector<int>* v, int x) {
   if (x >= 0 && std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
 }
 
-int GlobalRank(const Job& job, int comm, int r) {
-  if (comm < 0) return r;
-  auto it = job.comms[comm].ranks.find(r);
-  if (it == job.comms[comm].ranks.end() || it->second.process < 0) return r;
-  int g = job.processes[it->second.process].global_rank;
-  return g >= 0 && job.processes[it->second.process].cuda_devs.size() <= 1 ? g : r;
-}
-
 void CheckLinks(const Policy& p, const Job& job, std::vector<Finding>* out) {
   // key: "intra"/"inter"/"gdr" → links breaking it
   std::map<std::string, std::vector<const Link*>> bad;
@@ -230,8 +222,8 @@ void CheckLinks(const Policy& p, const Job& job, std::vector<Finding>* out) {
       weighted += rules_internal::CommWeight(job, l->comm);
       std::string comm = l->comm >= 0 ? job.comms[l->comm].id : "(unknown comm)";
       if (std::find(f.comms.begin(), f.comms.end(), comm) == f.comms.end()) f.comms.push_back(comm);
-      AddUnique(&f.ranks, GlobalRank(job, l->comm, l->src));
-      AddUnique(&f.ranks, GlobalRank(job, l->comm, l->dst));
+      AddUnique(&f.ranks, rules_internal::GlobalRank(job, l->comm, l->src));
+      AddUnique(&f.ranks, rules_internal::GlobalRank(job, l->comm, l->dst));
       if (items.size() < 5) {
         items.push_back("comm " + comm + " " + std::to_string(l->src) + "->" +
                         std::to_string(l->dst) + " via " + l->raw + " (" +

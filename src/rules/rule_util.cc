@@ -257,6 +257,13 @@ std::optional<bool> NcclSaysRanksShareNode(const Job& job) {
   return out;
 }
 
+bool ProcessDrivesSeveralGpus(const Job& job) {
+  for (const Process& p : job.processes) {
+    if (p.cuda_devs.size() >= 2 || p.head_devs.size() >= 2) return true;
+  }
+  return false;
+}
+
 void AddProcess(const Job& job, int process, Finding* f) {
   if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return;
   AddRank(f, job.processes[process].global_rank);

@@ -95,6 +95,9 @@ bool IsMultiNode(const Job& job);
 /// excerpt): whether the job spans nodes / whether ranks share a node; nullopt when no line says.
 std::optional<bool> NcclSaysMultiNode(const Job& job);
 std::optional<bool> NcclSaysRanksShareNode(const Job& job);
+/// True when one process of the job drives two or more GPUs (its ranks' cudaDev, or the devices
+/// in its lines' heads): its ranks share a node, whatever NCCL said.
+bool ProcessDrivesSeveralGpus(const Job& job);
 
 /// What the launchers' line prefixes say about the job spanning nodes (Job::launch): a prefix
 /// only multi-node launches write (pdsh, SkyPilot's node prefix), or two or more origin hosts.

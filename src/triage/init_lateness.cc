@@ -55,9 +55,18 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
     }
     waits.push_back(w);
   }
+  // A rank missing from the communicator whose process is in the log (its other lines state
+  // the rank: an excerpt that starts after its init, or a communicator it ended) did not
+  // "never start": it is named apart and not blamed.
+  std::vector<int> present;
   for (int r = 0; r < world->nranks && world->ranks.size() < static_cast<size_t>(world->nranks);
        ++r) {
-    if (!world->ranks.count(r)) absent.push_back(r);
+    if (world->ranks.count(r)) continue;
+    bool logged = false;
+    for (const ProcessInstance* p : view.processes) {
+      logged = logged || (p->rank == r && p->world == world->nranks);
+    }
+    (logged ? present : absent).push_back(r);
   }
   RootCause rc;
   rc.attempt = view.attempt;
@@ -70,8 +79,12 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
     rc.reasoning = fmt::format(
         "rank(s) {} of communicator {} ({} ranks) never printed Init START while rank(s) {} "
         "waited in init: they were late, not scheduled, or died before NCCL started (or their "
-        "logs are not in the input)",
-        RankRanges(absent), world->id, world->nranks, RankRanges(stuck));
+        "logs are not in the input){}",
+        RankRanges(absent), world->id, world->nranks, RankRanges(stuck),
+        present.empty() ? std::string()
+                        : fmt::format("; rank(s) {} are in the log but printed no Init START for "
+                                      "it",
+                                      RankRanges(present)));
     for (int r : stuck) {
       const CommRank& cr = world->ranks.at(r);
       if (rc.evidence.size() < 3) rc.evidence.push_back(cr.start_evidence);

@@ -107,6 +107,9 @@ struct Process {
   std::optional<BootstrapTimings> bootstrap_timings;
   Evidence bootstrap_timings_evidence;
   std::set<int> cuda_devs;  ///< cudaDev of the ranks this process drives.
+  /// The `[dev]` of its lines' NCCL heads: two or more when one process drives several GPUs
+  /// (ncclCommInitAll, a single-process multi-GPU framework), also where no Init line was logged.
+  std::set<int> head_devs;
   /// "AllReduce RING/SIMPLE": the (operation, algorithm, protocol) choices this process's TUNING
   /// lines reported ("AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE ...").
   std::set<std::string> coll_algos;

@@ -1,0 +1,121 @@
+// ParseNcclResultError: an NCCL call's failure as frameworks other than PyTorch's
+// ProcessGroupNCCL raise it, quoting NCCL's own result string (ncclGetErrorString) after their
+// own words. A line is taken only when that string follows one of the known framings, so an
+// application's message that merely mentions NCCL is left to the other parsers.
+#include <string_view>
+
+#include "body_parsers.h"
+#include "ncclscope/parse/events.h"
+#include "text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+/// ncclGetErrorString's texts (2.4-2.30), without the "(run with NCCL_DEBUG=... for details)"
+/// or " - please report this issue ..." tails newer versions add.
+constexpr std::string_view kResults[] = {
+    "unhandled cuda error", "unhandled system error", "internal error", "invalid argument",
+    "invalid usage", "remote process exited or there was a network error",
+    "NCCL operation in progress"};
+
+bool StartsWithResult(std::string_view s) {
+  for (std::string_view r : kResults) {
+    if (StartsWith(s, r)) return true;
+  }
+  return false;
+}
+
+/// `s` without each leading "ncclX failed: " (TensorFlow repeats it: "ncclCommInitRank failed:
+/// ncclCommInitRank failed: unhandled system error"); *call is the first ncclX.
+std::string_view SkipFailedCalls(std::string_view s, std::string_view* call) {
+  constexpr std::string_view kFailed = " failed: ";
+  while (StartsWith(s, "nccl")) {
+    const size_t at = s.find(kFailed);
+    if (at == std::string_view::npos || s.substr(0, at).find(' ') != std::string_view::npos) break;
+    if (call->empty()) *call = s.substr(0, at);
+    s = s.substr(at + kFailed.size());
+  }
+  return s;
+}
+
+/// The exception name that starts `msg` ("horovod.common.exceptions.HorovodInternalError:",
+/// "RuntimeError:"), and the text after it; false if `msg` does not start with one.
+bool SplitException(std::string_view msg, std::string_view* name, std::string_view* rest) {
+  const size_t colon = msg.find(": ");
+  if (colon == std::string_view::npos) return false;
+  const std::string_view word = msg.substr(0, colon);
+  if (word.find(' ') != std::string_view::npos ||
+      !(EndsWith(word, "Error") || EndsWith(word, "Exception"))) {
+    return false;
+  }
+  *name = word;
+  *rest = Trim(msg.substr(colon + 2));
+  return true;
+}
+
+/// `reason` up to a framework's own location suffix (PaddlePaddle's " (at /paddle/...:66)"),
+/// which goes to *where.
+std::string_view CutLocation(std::string_view reason, std::string_view* where) {
+  const size_t at = reason.find(" (at ");
+  if (at == std::string_view::npos || !EndsWith(reason, ")")) return reason;
+  const std::string_view loc = reason.substr(at + 5, reason.size() - at - 6);
+  if (IsSourceLocation(loc)) *where = loc;
+  return reason.substr(0, at);
+}
+
+bool Emit(std::string_view exception, std::string_view where, std::string_view reason,
+          EventData* data) {
+  reason = Trim(reason);
+  if (!StartsWithResult(reason)) return false;
+  FrameworkNcclError e;
+  e.exception = exception;
+  e.where = where;
+  e.reason = reason;
+  *data = e;
+  return true;
+}
+
+}  // namespace
+
+bool ParseNcclResultError(std::string_view msg, EventData* data) {
+  // PaddlePaddle's collective check: "NCCL error /paddle/.../NCCLTools.h:227 'unhandled cuda
+  // error'" (after "Failed, " or an exception name).
+  if (const size_t at = msg.find("NCCL error /"); at != std::string_view::npos) {
+    const std::string_view rest = msg.substr(at + 11);
+    const size_t quote = rest.find(" '");
+    if (quote != std::string_view::npos && EndsWith(rest, "'") && quote + 3 <= rest.size() &&
+        IsSourceLocation(rest.substr(0, quote))) {
+      return Emit("PaddlePaddle", rest.substr(0, quote),
+                  rest.substr(quote + 2, rest.size() - quote - 3), data);
+    }
+  }
+  // Caffe's glog check: "Check failed: result == ncclSuccess (1 vs. 0)  unhandled cuda error".
+  constexpr std::string_view kCheck = "Check failed: result == ncclSuccess (";
+  if (const size_t at = msg.find(kCheck); at != std::string_view::npos) {
+    const std::string_view rest = msg.substr(at + kCheck.size());
+    const size_t close = rest.find(')');
+    if (close == std::string_view::npos) return false;
+    return Emit("Check failed", {}, rest.substr(close + 1), data);
+  }
+  std::string_view exception, rest;
+  if (!SplitException(msg, &exception, &rest)) return false;
+  std::string_view where;
+  // Horovod and TensorFlow: "ncclAllReduce failed: unhandled cuda error".
+  if (StartsWith(rest, "nccl")) return Emit(exception, where, SkipFailedCalls(rest, &where), data);
+  // vLLM's pynccl and others: "RuntimeError: NCCL error: unhandled cuda error (run with ...)".
+  if (StartsWith(rest, "NCCL error: ")) return Emit(exception, where, rest.substr(12), data);
+  // PaddlePaddle: "ExternalError: Nccl error, unhandled system error (at /paddle/...:66)".
+  if (StartsWith(rest, "Nccl error, ") || StartsWith(rest, "NCCL error, ")) {
+    const std::string_view reason = CutLocation(rest.substr(12), &where);
+    return Emit(exception, where, reason, data);
+  }
+  // CuPy: "NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error".
+  if (StartsWith(rest, "NCCL_ERROR_")) {
+    const size_t colon = rest.find(": ");
+    if (colon == std::string_view::npos) return false;
+    return Emit(exception, where, rest.substr(colon + 2), data);
+  }
+  return false;
+}
+
+}  // namespace ncclscope::parse_internal
