@@ -175,11 +175,25 @@ std::optional<bool> IntraNodeFromNccl(const Job& job, const Link& l) {
   return std::nullopt;
 }
 
+/// Host::gpu_path_types: the path types of NCCL's GRAPH dump between the GPUs of each host.
+void NoteGpuPathTypes(Job* job, const JobBuilder::State& st) {
+  for (Host& h : job->hosts) {
+    for (int p : h.processes) {
+      auto it = st.graph_paths.find(job->processes[p].hostname);
+      if (it == st.graph_paths.end()) continue;
+      for (const auto& [pair, path] : it->second) {
+        h.gpu_path_types.insert(path.substr(path.rfind('/') + 1));  // "4/24.0/PHB": "PHB"
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void FinishJob(Job* job, JobBuilder::State* st, const BuildOptions& options) {
   job->topo_given = options.topo != nullptr;
   GroupHosts(job);
+  NoteGpuPathTypes(job, *st);
   for (Link& l : job->links) {
     int pa = OwnerOf(*job, *st, l, l.src);
     int pb = OwnerOf(*job, *st, l, l.dst);

@@ -302,7 +302,15 @@ bool OnlyAssignsNcclVariables(std::string_view text) {
                                (text[k] >= '0' && text[k] <= '9'))) {
       ++k;
     }
-    if (k >= text.size() || text[k] != '=') return false;
+    if (k < text.size() && text[k] == '=') continue;
+    // A key of a Python dict or JSON object (`{'NCCL_DEBUG': 'INFO', ...}`: Ray's runtime_env,
+    // an os.environ dump): quoted on both sides, then a colon.
+    const size_t name = torch ? at - 6 : at;
+    const char quote = name > 0 ? text[name - 1] : '\0';
+    if ((quote != '\'' && quote != '"') || k + 1 >= text.size() || text[k] != quote ||
+        text[k + 1] != ':') {
+      return false;
+    }
   }
   return true;
 }
@@ -317,10 +325,22 @@ bool NextNcclAssignment(std::string_view* text, EnvSetting* out) {
       text->remove_prefix(at + 5);
       continue;
     }
-    const size_t eq = text->find('=', at);
-    if (eq == std::string_view::npos) return false;
+    // The name's end: '=' of an assignment, or the closing quote and ':' of a dict key.
+    size_t eq = at + 5;
+    while (eq < text->size() && (ascii::IsWordChar((*text)[eq]))) ++eq;
+    if (eq >= text->size()) return false;
+    const bool key = ((*text)[eq] == '\'' || (*text)[eq] == '"') && eq + 1 < text->size() &&
+                     (*text)[eq + 1] == ':';
+    if ((*text)[eq] != '=' && !key) {
+      text->remove_prefix(eq);
+      continue;
+    }
     out->name = text->substr(at, eq - at);
-    const size_t k = eq + 1;
+    size_t k = eq + 1;
+    if (key) {
+      k = eq + 2;
+      while (k < text->size() && (*text)[k] == ' ') ++k;
+    }
     size_t end;
     if (k < text->size() && ((*text)[k] == '\'' || (*text)[k] == '"')) {
       const size_t close = text->find((*text)[k], k + 1);
@@ -328,7 +348,7 @@ bool NextNcclAssignment(std::string_view* text, EnvSetting* out) {
       out->value = text->substr(k + 1, end - k - 1);
       if (end < text->size()) ++end;
     } else {
-      end = text->find_first_of(" \t;", k);
+      end = text->find_first_of(key ? " \t;,}" : " \t;", k);
       if (end == std::string_view::npos) end = text->size();
       out->value = text->substr(k, end - k);
     }

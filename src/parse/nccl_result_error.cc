@@ -78,24 +78,31 @@ bool Emit(std::string_view exception, std::string_view where, std::string_view r
 }  // namespace
 
 bool ParseNcclResultError(std::string_view msg, EventData* data) {
-  // PaddlePaddle's collective check: "NCCL error /paddle/.../NCCLTools.h:227 'unhandled cuda
-  // error'" (after "Failed, " or an exception name).
+  // PaddlePaddle's and TensorRT-LLM's NCCL checks: "Failed, NCCL error
+  // /paddle/.../NCCLTools.h:227 'unhandled cuda error'", "[TensorRT-LLM][ERROR] Failed, NCCL
+  // error /app/tensorrt_llm/.../allreducePlugin.cpp:353 'unhandled cuda error'".
   if (const size_t at = msg.find("NCCL error /"); at != std::string_view::npos) {
     const std::string_view rest = msg.substr(at + 11);
     const size_t quote = rest.find(" '");
     if (quote != std::string_view::npos && EndsWith(rest, "'") && quote + 3 <= rest.size() &&
         IsSourceLocation(rest.substr(0, quote))) {
-      return Emit("PaddlePaddle", rest.substr(0, quote),
-                  rest.substr(quote + 2, rest.size() - quote - 3), data);
+      const std::string_view where = rest.substr(0, quote);
+      const std::string_view who = Contains(where, "tensorrt_llm") ? "TensorRT-LLM"
+                                   : Contains(where, "paddle")     ? "PaddlePaddle"
+                                                                   : "";
+      return Emit(who, where, rest.substr(quote + 2, rest.size() - quote - 3), data);
     }
   }
-  // Caffe's glog check: "Check failed: result == ncclSuccess (1 vs. 0)  unhandled cuda error".
+  // A glog check of an NCCL call (Caffe, MXNet): "Check failed: result == ncclSuccess (1 vs. 0)
+  // unhandled cuda error", "... (2 vs. 0) NCCL error: unhandled system error".
   constexpr std::string_view kCheck = "Check failed: result == ncclSuccess (";
   if (const size_t at = msg.find(kCheck); at != std::string_view::npos) {
     const std::string_view rest = msg.substr(at + kCheck.size());
     const size_t close = rest.find(')');
     if (close == std::string_view::npos) return false;
-    return Emit("Check failed", {}, rest.substr(close + 1), data);
+    std::string_view reason = Trim(rest.substr(close + 1));
+    if (StartsWith(reason, "NCCL error: ")) reason.remove_prefix(12);
+    return Emit({}, {}, reason, data);  // No exception: the process aborts on the check.
   }
   std::string_view exception, rest;
   if (!SplitException(msg, &exception, &rest)) return false;
@@ -104,6 +111,12 @@ bool ParseNcclResultError(std::string_view msg, EventData* data) {
   if (StartsWith(rest, "nccl")) return Emit(exception, where, SkipFailedCalls(rest, &where), data);
   // vLLM's pynccl and others: "RuntimeError: NCCL error: unhandled cuda error (run with ...)".
   if (StartsWith(rest, "NCCL error: ")) return Emit(exception, where, rest.substr(12), data);
+  // PyTorch before 1.5: "RuntimeError: NCCL Error 2: unhandled system error" (the result's code).
+  if (StartsWith(rest, "NCCL Error ")) {
+    const size_t colon = rest.find(": ");
+    if (colon == std::string_view::npos || colon > 14) return false;
+    return Emit(exception, where, rest.substr(colon + 2), data);
+  }
   // PaddlePaddle: "ExternalError: Nccl error, unhandled system error (at /paddle/...:66)".
   if (StartsWith(rest, "Nccl error, ") || StartsWith(rest, "NCCL error, ")) {
     const std::string_view reason = CutLocation(rest.substr(12), &where);

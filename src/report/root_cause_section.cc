@@ -72,7 +72,8 @@ std::string RootCauseHeadline(const RootCause& c) {
     if (!c.job_failed) return "no failure in the input";
     return c.what.empty() ? "processes were stopped; the input does not say why" : c.what;
   }
-  return fmt::format("{} {}", Who(c), c.what);
+  // No culprit: the sentence is the cause itself ("no single rank: the job hung").
+  return fmt::format("{}{} {}", Who(c), c.culprits.empty() ? ":" : "", c.what);
 }
 
 void WriteRootCauseSection(const Job& job, const RootCauseReport& report, std::ostream& out) {

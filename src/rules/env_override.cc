@@ -1,5 +1,8 @@
 // env-override: NCCL_* settings that disable fast paths or force algorithms/protocols.
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "ncclscope/rules/error_trail.h"
 #include "rule_factories.h"
@@ -15,6 +18,8 @@ struct Notable {
   std::string_view effect;
   bool (*disables)(std::string_view value, const Job& job);
   std::string_view failed = {};
+  /// What the log shows of how the value disables the path (empty: the generic words).
+  std::string (*why)(std::string_view value, const Job& job) = nullptr;
 };
 
 bool Never(std::string_view, const Job&) { return false; }
@@ -59,6 +64,58 @@ constexpr std::string_view kGidFailed =
     "what the GID settings ask for. Check `show_gids` on the node: pick a RoCE v2 GID with an "
     "IPv4 address that the settings allow, or unset them to let NCCL choose";
 
+/// NCCL's path types from nearest to farthest (graph/topo.h; C2C since 2.19, P2C since 2.23):
+/// NCCL_P2P_LEVEL and NCCL_NET_GDR_LEVEL allow paths up to the one named.
+constexpr std::string_view kPathOrder[] = {"LOC", "NVL", "NVB", "C2C", "PIX", "PXB",
+                                           "PXN", "P2C", "PHB", "SYS"};
+
+int PathRank(std::string_view type) {
+  for (size_t i = 0; i < std::size(kPathOrder); ++i) {
+    if (type == kPathOrder[i]) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/// The path types of some host's GPU pairs that lie beyond NCCL_P2P_LEVEL=`level` (named by its
+/// path type): P2P is off between those GPUs. Empty when the log has no path dump.
+std::vector<std::string> PathsBeyond(std::string_view level, const Job& job) {
+  const int limit = PathRank(level);
+  std::set<std::string> beyond;
+  if (limit < 0) return {};
+  for (const Host& h : job.hosts) {
+    for (const std::string& t : h.gpu_path_types) {
+      if (PathRank(t) > limit) beyond.insert(t);
+    }
+  }
+  return {beyond.begin(), beyond.end()};
+}
+
+/// Ranks share a node: NCCL says so, or the log shows two processes on one host or a process
+/// driving two GPUs.
+bool RanksShareANode(const Job& j) {
+  if (HasIntraNodePeers(j) || ProcessDrivesSeveralGpus(j)) return true;
+  for (const Host& h : j.hosts) {
+    if (h.processes.size() >= 2) return true;
+  }
+  return false;
+}
+
+bool P2pLevelCutsPeers(std::string_view v, const Job& j) {
+  return ((v == "LOC" || v == "0") && HasIntraNodePeers(j)) ||
+         (!PathsBeyond(v, j).empty() && RanksShareANode(j));
+}
+
+/// Why NCCL_P2P_LEVEL disables P2P here: the GPU paths its level excludes, when the log shows
+/// them.
+std::string P2pLevelWhy(std::string_view v, const Job& j) {
+  const std::vector<std::string> beyond = PathsBeyond(v, j);
+  if (beyond.empty()) return {};
+  return "and NCCL's topology dump shows GPUs of one node connected through " +
+         JoinStrings(beyond, "/") +
+         ", beyond that level: P2P is off between them, and their traffic goes through host "
+         "memory (SHM) instead. Unset it, or set the level to the farthest path P2P should use";
+}
+
 constexpr Notable kNotable[] = {
     {"NCCL_P2P_DISABLE", "disables GPU peer-to-peer (NVLink/PCIe) between GPUs of a node",
      [](std::string_view v, const Job& j) { return IsTruthy(v) && HasIntraNodePeers(j); }},
@@ -69,15 +126,14 @@ constexpr Notable kNotable[] = {
     {"NCCL_NET_GDR_LEVEL", "limits GPUDirect RDMA by PCIe distance",
      [](std::string_view v, const Job& j) { return (v == "LOC" || v == "0") && IsMultiNode(j); }},
     {"NCCL_NET_GDR_READ", "controls GPUDirect RDMA reads", Never},
-    {"NCCL_P2P_LEVEL", "limits P2P by PCIe/NVLink distance",
-     [](std::string_view v, const Job& j) {
-       return (v == "LOC" || v == "0") && HasIntraNodePeers(j);
-     }},
+    {"NCCL_P2P_LEVEL", "limits P2P by PCIe/NVLink distance", P2pLevelCutsPeers, {},
+     P2pLevelWhy},
     {"NCCL_ALGO", "forces the collective algorithm(s)", Never},
     {"NCCL_PROTO", "forces the protocol(s)", Never},
     {"NCCL_CUMEM_ENABLE", "selects cuMem (0: legacy cudaIpc handles)", Never},
     {"NCCL_NVLS_ENABLE", "enables NVLink SHARP (0: off)", Never},
     {"NCCL_COLLNET_ENABLE", "enables CollNet/SHARP", Never},
+    {"NCCL_MNNVL_ENABLE", "enables multi-node NVLink (MNNVL, GB200 NVL72)", Never},
     {"NCCL_P2P_USE_CUDA_MEMCPY", "copies P2P data with the copy engine", Never},
     {"NCCL_P2P_READ_ENABLE", "forces P2P read mode", Never},
     {"NCCL_SHM_USE_CUDA_MEMCPY", "copies SHM data with the copy engine", Never},
@@ -154,11 +210,13 @@ class EnvOverrideRule : public BasicRule {
                                                       : " narrowed a fast path that then failed");
           for (int p : procs) AddProcess(job, p, &f);
           AddEvidence(&f, job.processes[procs.front()].env.at(std::string(n.name)).evidence);
-          const std::string_view why =
-              n.failed.empty() ? std::string_view("although the job has ranks that would use it")
-                               : n.failed;
+          std::string why = n.why != nullptr ? n.why(value, job) : std::string();
+          if (why.empty()) {
+            why = n.failed.empty() ? "although the job has ranks that would use it"
+                                   : std::string(n.failed);
+          }
           f.message = item + " (" + std::string(n.effect) + ") on " + std::to_string(procs.size()) +
-                      " process(es), " + std::string(why) + ".";
+                      " process(es), " + why + ".";
           out->push_back(std::move(f));
           continue;
         }

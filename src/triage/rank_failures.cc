@@ -256,6 +256,8 @@ void Classify(RankFailure* f) {
               : nccl_exception->type == kNcclTestsCudaCheck
                   ? fmt::format("failed a CUDA call in nccl-tests: {}",
                                 Headline(nccl_exception->message))
+              : nccl_exception->type.empty()
+                  ? fmt::format("NCCL error: {}", Headline(nccl_exception->message))
                   : fmt::format("raised {}: NCCL error: {}", nccl_exception->type,
                                 Headline(nccl_exception->message));
     if (!nccl_exception->detail.empty()) {

@@ -71,5 +71,27 @@ TEST(CommandLineEnv, NcclsOwnEchoIsNotACommandLine) {
   EXPECT_TRUE(Assignments("export NCCL_DEBUG=INFO && python train.py  # NCCL logs").empty());
 }
 
+TEST(CommandLineEnv, PythonDictKeysAreSettings) {
+  // NVIDIA/nccl#2186: a Ray job prints its runtime_env; TORCH_NCCL_* and other keys are not
+  // NCCL's settings.
+  auto got = Assignments(
+      "runtime_env env_vars: {'NCCL_DEBUG': 'INFO', 'NCCL_DEBUG_SUBSYS': 'INIT,COLL', "
+      "'NCCL_CUMEM_ENABLE': '1', 'CUDA_DEVICE_MAX_CONNECTIONS': '1', "
+      "'TORCH_NCCL_AVOID_RECORD_STREAMS': '1'}");
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[1].name, "NCCL_DEBUG_SUBSYS");
+  EXPECT_EQ(got[1].value, "INIT,COLL");
+  EXPECT_EQ(got[2].name, "NCCL_CUMEM_ENABLE");
+  EXPECT_EQ(got[2].value, "1");
+  // JSON, and an unquoted number.
+  auto json = Assignments("{\"NCCL_IB_DISABLE\": 1, \"NCCL_NET\": \"Socket\"}");
+  ASSERT_EQ(json.size(), 2u);
+  EXPECT_EQ(json[0].value, "1");
+  EXPECT_EQ(json[1].value, "Socket");
+  // A print that names a variable without a value is none.
+  EXPECT_TRUE(Assignments("=== env_dump from rank 0 (verify NCCL_DEBUG propagation) ===").empty());
+  EXPECT_TRUE(Assignments("{'NCCL_DEBUG' is not set}").empty());
+}
+
 }  // namespace
 }  // namespace ncclscope

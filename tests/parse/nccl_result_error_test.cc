@@ -74,8 +74,27 @@ TEST(NcclResultError, CupyAndCaffeForms) {
   EXPECT_EQ(ErrorIn(a).reason, "unhandled cuda error");
   // NVIDIA/caffe#492
   const Parsed b = ParseOne("Check failed: result == ncclSuccess (1 vs. 0)  unhandled cuda error");
-  EXPECT_EQ(ErrorIn(b).exception, "Check failed");
+  EXPECT_EQ(ErrorIn(b).exception, "");
   EXPECT_EQ(ErrorIn(b).reason, "unhandled cuda error");
+  // MXNet's check quotes NCCL's words behind "NCCL error: ".
+  const Parsed c = ParseOne(
+      "mxnet.base.MXNetError: [12:01:02] src/kvstore/comm.h:123: Check failed: result == "
+      "ncclSuccess (2 vs. 0) NCCL error: unhandled system error");
+  EXPECT_EQ(ErrorIn(c).reason, "unhandled system error");
+}
+
+TEST(NcclResultError, TensorRtLlmAndOldPyTorchForms) {
+  // NVIDIA/TensorRT-LLM's NCCLCHECK (the PaddlePaddle form under another path).
+  const Parsed a = ParseOne(
+      "[TensorRT-LLM][ERROR] Failed, NCCL error "
+      "/app/tensorrt_llm/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:353 'unhandled "
+      "cuda error'");
+  EXPECT_EQ(ErrorIn(a).exception, "TensorRT-LLM");
+  EXPECT_EQ(ErrorIn(a).reason, "unhandled cuda error");
+  // PyTorch before 1.5 printed the result's code.
+  const Parsed b = ParseOne("RuntimeError: NCCL Error 2: unhandled system error");
+  EXPECT_EQ(ErrorIn(b).exception, "RuntimeError");
+  EXPECT_EQ(ErrorIn(b).reason, "unhandled system error");
 }
 
 TEST(NcclResultError, OtherTextAfterTheFramingIsNoNcclError) {

@@ -76,6 +76,35 @@ TEST(DesyncReport, BlamedRankIsTheRootCauseAndTheWaiterItsFallout) {
   EXPECT_EQ(rc.fallout.front().rank, 0);
 }
 
+TEST(DesyncReport, EveryRankJoinedAndNoneFinishedBlamesNoRank) {
+  // hiyouga/LlamaFactory#9496 (held-out round 30): the reporting rank 6 is itself among the ranks
+  // that joined collective #730 without finishing it, so no rank lagged: the collective stalled.
+  const AnalysisResult r = AnalyzeText(
+      "[rank6]:[E1115 16:42:37.766242859 ProcessGroupNCCL.cpp:629] [Rank 6] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=730, OpType=ALLREDUCE, NumelIn=544997376, "
+      "NumelOut=544997376, Timeout(ms)=600000) ran for 600027 milliseconds before timing out.\n"
+      "[rank6]:[E1115 16:42:37.768057301 ProcessGroupNCCL.cpp:1936] Rank 6\n"
+      "\t - [6] Timeout at collective: ALLREDUCE, #730\n"
+      "\t - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:\n"
+      "\t   - [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] joined but didn't finish "
+      "collective #730 (count from 1)\n"
+      "\t - Snapshot of ranks' latest states:\n"
+      "\t   #730 started ranks:\n"
+      "\t     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] started ALLREDUCE\n");
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_EQ(rc.cls, CauseClass::kTimeoutUnknown);
+  EXPECT_TRUE(rc.culprits.empty());
+  EXPECT_NE(rc.what.find("#730"), std::string::npos) << rc.what;
+  // Ranks that joined an older collective than the reporter's still lag behind it.
+  const AnalysisResult lag = AnalyzeText(
+      "[rank6]:[E1115 16:42:37.766242859 ProcessGroupNCCL.cpp:629] [Rank 6] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=731, OpType=ALLREDUCE, NumelIn=5, "
+      "NumelOut=5, Timeout(ms)=600000) ran for 600027 milliseconds before timing out.\n"
+      "\t   - [3] joined but didn't finish collective #730 (count from 1)\n");
+  EXPECT_EQ(lag.root_cause.cause.cls, CauseClass::kStuckRank);
+  EXPECT_EQ(CulpritRanks(lag), (std::vector<int>{3}));
+}
+
 TEST(DesyncReport, WithoutTheReportTheTimeoutsAreCompared) {
   // The same timeout without the report: one rank timed out, nothing says who lagged.
   const std::string alone(kReport.substr(0, kReport.find("[rank0]:[E515 18:36:47.343377708")));

@@ -131,6 +131,9 @@ struct Host {
   std::string address;  ///< bootstrap IP, if seen
   std::vector<int> processes;
   std::set<std::string> nodes;  ///< NCCL node names (host ids) seen on this host
+  /// Path types between its GPUs in NCCL's GRAPH path dump ("NVL", "PIX", "PHB", "SYS"); empty
+  /// when the log has no dump.
+  std::set<std::string> gpu_path_types;
 };
 
 /// One rank of a communicator.
