@@ -311,15 +311,17 @@ TEST(Framework, LastErrorContinuationBecomesTorchLevelWarning) {
   EXPECT_EQ(parser.Parse(lb, &ev), ParseOutcome::kNotNccl);
 }
 
+/// A line a worker's prefix (`(VllmWorkerProcess pid=N) `, stripped) attributed to pid `pid`.
+Line WorkerLine(std::string_view text, uint32_t pid) {
+  Line l;
+  l.text = text;
+  l.meta.origin_pid = pid;
+  return l;
+}
+
 TEST(Framework, LastErrorDetailIsTheNextLineOfTheSameWorker) {
   // microsoft/WSL#12467: two vLLM workers interleave; the detail of pid 3985's "Last error:"
   // comes after a line of pid 3984 (the prefixes are stripped into LineMeta::origin_pid).
-  auto line = [](std::string_view text, uint32_t pid) {
-    Line l;
-    l.text = text;
-    l.meta.origin_pid = pid;
-    return l;
-  };
   const std::string head = "ERROR 01-15 02:47:32 multiproc_worker_utils.py:226] ";
   const std::string last = head + "Last error:";
   const std::string other = head + "  File \"/usr/local/lib/python3.8/dist-packages/torch/"
@@ -328,11 +330,11 @@ TEST(Framework, LastErrorDetailIsTheNextLineOfTheSameWorker) {
       head + "Error while creating shared memory segment /dev/shm/nccl-g0wGsu (size 9637888)";
   LineParser parser;
   Event ev;
-  EXPECT_EQ(parser.Parse(line(last, 3985), &ev), ParseOutcome::kNotNccl);
+  EXPECT_EQ(parser.Parse(WorkerLine(last, 3985), &ev), ParseOutcome::kNotNccl);
   // The other worker's line is not the detail.
-  const ParseOutcome o = parser.Parse(line(other, 3984), &ev);
+  const ParseOutcome o = parser.Parse(WorkerLine(other, 3984), &ev);
   EXPECT_FALSE(o == ParseOutcome::kEvent && std::holds_alternative<Warning>(ev.data));
-  ASSERT_EQ(parser.Parse(line(detail, 3985), &ev), ParseOutcome::kEvent);
+  ASSERT_EQ(parser.Parse(WorkerLine(detail, 3985), &ev), ParseOutcome::kEvent);
   ASSERT_TRUE(std::holds_alternative<Warning>(ev.data));
   EXPECT_EQ(std::get<Warning>(ev.data).message,
             "Error while creating shared memory segment /dev/shm/nccl-g0wGsu (size 9637888)");
@@ -340,22 +342,16 @@ TEST(Framework, LastErrorDetailIsTheNextLineOfTheSameWorker) {
 }
 
 TEST(Framework, LastErrorWithoutADetailOfItsWorkerIsDropped) {
-  auto line = [](std::string_view text, uint32_t pid) {
-    Line l;
-    l.text = text;
-    l.meta.origin_pid = pid;
-    return l;
-  };
   const std::string warn = "Failed to initialize any NET plugin";
   LineParser parser;
   Event ev;
-  EXPECT_EQ(parser.Parse(line("Last error:", 7), &ev), ParseOutcome::kNotNccl);
+  EXPECT_EQ(parser.Parse(WorkerLine("Last error:", 7), &ev), ParseOutcome::kNotNccl);
   // Many lines of other workers: the wait ends, and a later line of pid 7 is no detail.
-  for (int i = 0; i < 20; ++i) parser.Parse(line("some output", 8), &ev);
-  EXPECT_EQ(parser.Parse(line(warn, 7), &ev), ParseOutcome::kNotNccl);
+  for (int i = 0; i < 20; ++i) parser.Parse(WorkerLine("some output", 8), &ev);
+  EXPECT_EQ(parser.Parse(WorkerLine(warn, 7), &ev), ParseOutcome::kNotNccl);
   // Without prefixes, the next line is the detail as before.
-  EXPECT_EQ(parser.Parse(line("Last error:", 0), &ev), ParseOutcome::kNotNccl);
-  ASSERT_EQ(parser.Parse(line(warn, 0), &ev), ParseOutcome::kEvent);
+  EXPECT_EQ(parser.Parse(WorkerLine("Last error:", 0), &ev), ParseOutcome::kNotNccl);
+  ASSERT_EQ(parser.Parse(WorkerLine(warn, 0), &ev), ParseOutcome::kEvent);
   EXPECT_EQ(std::get<Warning>(ev.data).category, WarnCategory::kPlugin);
 }
 
