@@ -128,6 +128,9 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
     if (c == 'E' && s.substr(0, 4) == "ESC[") return MatchEscLessSgr(s, meta);
     if (size_t n = MatchSyslog(s, meta)) return n;
     if (size_t n = MatchSyslogTail(s, meta)) return n;
+    if (c == 's') {
+      if (size_t n = MatchStreamName(s)) return n;
+    }
     if (size_t n = MatchPdsh(s, meta)) return n;
     return MatchCompose(s, meta);
   }

@@ -53,6 +53,8 @@ size_t MatchSyslog(std::string_view s, LineMeta* meta);
 /// then the process's parallel ranks). The TP rank is the launcher rank when no DP, PP or CP
 /// rank comes with it (those make the job's rank another number).
 size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta);
+/// A build server's clock before each line, `[11:00:17]` and a tab or blank (TeamCity).
+size_t MatchBracketedClock(std::string_view s, LineMeta* meta);
 
 // ---- prefix_launcher.cc -----------------------------------------------------------------------
 /// Prefixes starting with '[': kubectl `[pod/NAME/CONTAINER] `, mpirun `[1,3]<stdout>:`, horovod
@@ -67,6 +69,9 @@ size_t EscLessSgrLength(std::string_view s);
 size_t MatchSrun(std::string_view s, LineMeta* meta);
 /// pdsh / DeepSpeed host prefix `10.0.87.143: `, `node7: `, `localhost: `.
 size_t MatchPdsh(std::string_view s, LineMeta* meta);
+/// `stderr: ` / `stdout: ` that test runners put before a child process's captured output
+/// (accelerate's `accelerate test`, transformers' execute_subprocess_async).
+size_t MatchStreamName(std::string_view s);
 /// Ray and SkyPilot workers: `(RayWorkerWrapper pid=909608, ip=10.0.0.3) `, `(pid=12) `,
 /// `(worker1, rank=1, pid=2396, ip=10.0.0.2) `.
 size_t MatchParenIdentity(std::string_view s, LineMeta* meta);

@@ -98,6 +98,7 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
       return n;
     }
     if (size_t n = MatchBracketedTimeRanks(s, meta); n > 0) return n;
+    if (size_t n = MatchBracketedClock(s, meta); n > 0) return n;
     size_t k = 1;
     const int first = ParseRank(s, &k);
     if (first < 0 || k >= s.size()) return 0;
@@ -170,6 +171,13 @@ size_t MatchPdsh(std::string_view s, LineMeta* meta) {
   meta->origin_host = host;
   meta->multi_node = MultiNodePrefix::kPdsh;
   return k + 2;
+}
+
+size_t MatchStreamName(std::string_view s) {
+  constexpr size_t kLength = 8;  // "stderr: "
+  if (s.size() <= kLength || s[6] != ':' || s[7] != ' ') return 0;
+  const std::string_view name = s.substr(0, 6);
+  return name == "stderr" || name == "stdout" ? kLength : 0;
 }
 
 size_t MatchParenIdentity(std::string_view s, LineMeta* meta) {

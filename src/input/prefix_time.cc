@@ -134,6 +134,19 @@ size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
   return k + 1;
 }
 
+size_t MatchBracketedClock(std::string_view s, LineMeta* meta) {
+  constexpr size_t kLength = 10;  // "[11:00:17]"
+  if (s.size() <= kLength + 1 || s[0] != '[' || s[3] != ':' || s[6] != ':' || s[9] != ']' ||
+      (s[10] != '\t' && s[10] != ' ')) {
+    return 0;
+  }
+  for (size_t i : {1, 2, 4, 5, 7, 8}) {
+    if (!IsDigit(s[i])) return 0;
+  }
+  SetView(&meta->timestamp, s.substr(1, 8));
+  return kLength + 1;
+}
+
 size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta) {
   // "[" "2025-02-24 14:09:34" [".123" | ",123"] (" " TAG N)+ "]" [" "], TAG one of TP DP PP EP CP
   if (s.size() < 25 || s[0] != '[') return 0;

@@ -109,7 +109,21 @@ size_t LetterRun(std::string_view s) {
 bool ParseCollective(std::string_view body, EventData* data) {
   // The operation name: letters only, then ": ".
   const size_t n = LetterRun(body);
-  if (n == 0 || n + 2 > body.size() || body[n] != ':' || body[n + 1] != ' ') return false;
+  if (n == 0 || n + 2 > body.size()) return false;
+  // 2.27+ symmetric-memory kernels: "AllReduce [Symmetric]: 2097152 Bytes -> Kernel
+  // AllReduce_RSxLD_AGxST nchannels 7 nthreads 512 nWorks 1".
+  constexpr std::string_view kSymmetric = " [Symmetric]: ";
+  if (body[n] == ' ' && body.substr(n, kSymmetric.size()) == kSymmetric) {
+    TextCursor c(body.substr(n + kSymmetric.size()));
+    CollAlgo algo;
+    algo.op = body.substr(0, n);
+    if (!IsDigit(c.Peek()) || !c.ReadInt(&algo.bytes) || !c.Eat(" Bytes -> Kernel ")) return false;
+    algo.algo = "Symmetric";
+    algo.proto = c.ReadToken();  // the kernel
+    *data = algo;
+    return true;
+  }
+  if (body[n] != ':' || body[n + 1] != ' ') return false;
   std::string_view op = body.substr(0, n);
   TextCursor c(body.substr(n + 2));
   if (c.Eat("opCount ")) {

@@ -190,6 +190,11 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
     if (ParseConnection(body, data)) return;
   }
   if (IsUpper(first) && shape.token_ends_in_colon && ParseCollective(body, data)) return;
+  // 2.27+ symmetric-kernel TUNING lines: "AllReduce [Symmetric]: N Bytes -> Kernel ...".
+  if (IsUpper(first) && body.substr(0, 40).find(" [Symmetric]: ") != std::string_view::npos &&
+      ParseCollective(body, data)) {
+    return;
+  }
   if (IsDigit(first) && ParseBareNetConnection(body, data)) return;
   switch (first) {
     case 'C':

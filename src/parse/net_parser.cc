@@ -272,6 +272,8 @@ bool ParseNet(std::string_view body, EventData* data) {
       }
       return false;
     case 'G':
+      // 2.28+ GPU-initiated networking plugin: "GIN/Plugin: Could not find: libnccl-gin.so".
+      if (StartsWith(body, "GIN/Plugin")) return ParsePluginSlash(body, data);
       return ParseGdr({}, body, data);
     case 'F':
       if (StartsWith(body, "Failed to open libibverbs")) {  // no verbs library: no IB, as

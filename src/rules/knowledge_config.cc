@@ -273,11 +273,12 @@ constexpr KnownMessage kConfigEntries[] = {
      {"misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized."}},
     {"benign-optional-plugin", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
      {"Could not find: libnccl-env", "Could not find: libnccl-profiler",
-      "Could not find: libnccl-tuner", "no plugin found * using default tuner"},
+      "Could not find: libnccl-tuner", "no plugin found * using default tuner",
+      "Could not find: libnccl-gin"},
      {},
      "An optional NCCL plugin is not installed (harmless)",
-     "NCCL looks for optional tuner/profiler/env plugins and uses its defaults when there is "
-     "none.",
+     "NCCL looks for optional tuner/profiler/env/GIN plugins and uses its defaults when there "
+     "is none.",
      {"no optional plugin installed (normal)"},
      "Nothing to fix.", "2.19+",
      {"TUNER/Plugin: Could not find: libnccl-tuner.so"}},

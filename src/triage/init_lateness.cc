@@ -74,7 +74,8 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
   rc.job_failed = job_failed;
   if (!stuck.empty() && !absent.empty()) {
     for (int r : absent) rc.culprits.push_back(Culprit{r, {}, -1});
-    rc.confidence = Confidence::kMedium;
+    // Without a failure, an excerpt that ends during init looks the same: a guess then.
+    rc.confidence = job_failed ? Confidence::kMedium : Confidence::kLow;
     rc.what = "never reached init";
     rc.reasoning = fmt::format(
         "rank(s) {} of communicator {} ({} ranks) never printed Init START while rank(s) {} "

@@ -462,6 +462,9 @@ void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups
 /// failure at the same moment as ranked ones that are not fallout belongs to one of them: a
 /// ranked failure that only knows its exit code takes the exception (in order), and the rankless
 /// one is dropped either way so that it is not reported as a second, unidentified culprit.
+/// Lines between a rankless error and the exit line of its rank, when the lines have no times.
+constexpr uint64_t kRanklessNearLines = 8;
+
 void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
   auto weak = [](const RankFailure& g) {
     for (const Incident* i : g.lines) {
@@ -479,9 +482,19 @@ void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
     for (size_t m = 0; m < failures->size(); ++m) {
       RankFailure& g = (*failures)[m];
       if (m == n || (g.rank < 0 && g.pid <= 0) || g.fallout || g.first == nullptr) continue;
-      if (!(f.first->time && g.first->time)) continue;
-      if (std::abs(*g.first->time - *f.first->time) > kRanklessNearNanos) continue;
-      if (near == nullptr) near = &g;
+      if (f.first->time && g.first->time) {
+        if (std::abs(*g.first->time - *f.first->time) > kRanklessNearNanos) continue;
+        if (near == nullptr) near = &g;
+      } else {
+        // Lines without times: the launcher's exit line that closely follows the error in the
+        // same input (`accelerate test`: the exception, then torchelastic's "failed (exitcode:
+        // 1) local_rank: 0"). Only such an exit takes it; nothing else is assumed to be near.
+        const Evidence& e = f.first->evidence;
+        const Evidence& x = g.first->evidence;
+        if (e.source != x.source || x.line < e.line || x.line - e.line > kRanklessNearLines) {
+          continue;
+        }
+      }
       if (owner == nullptr && !took[m] && weak(g)) {
         owner = &g;
         took[m] = true;

@@ -275,5 +275,24 @@ TEST(StripPrefixes, RankWithTooManyDigitsIsNotAPrefix) {
   ExpectUnchanged("123456789012: x");
 }
 
+TEST(StripPrefixes, BuildServerClockIsATimestamp) {
+  // TeamCity (PaddlePaddle/Paddle#9367): `[11:00:17]` and a tab before every line.
+  Stripped s = Strip(std::string("[11:00:17]\t") + std::string(kNccl));
+  EXPECT_EQ(s.text, kNccl);
+  EXPECT_EQ(s.timestamp, "11:00:17");
+  // A clock without its separator, or not a clock, stays.
+  ExpectUnchanged("[11:00:17]vm:1998:1998 [0] NCCL INFO x");
+  ExpectUnchanged("[11:0a:17] vm:1998:1998 [0] NCCL INFO x");
+}
+
+TEST(StripPrefixes, TestRunnerStreamTagIsStripped) {
+  // accelerate's `accelerate test` (huggingface/accelerate#1473, #1209) tags a child's lines.
+  EXPECT_EQ(Strip(std::string("stderr: ") + std::string(kNccl)).text, kNccl);
+  EXPECT_EQ(Strip(std::string("stdout: ") + std::string(kNccl)).text, kNccl);
+  // Only the two stream names, with their blank: other words stay.
+  ExpectUnchanged("stdin: vm:1998:1998 [0] NCCL INFO x");
+  ExpectUnchanged("stderr:vm:1998:1998 [0] NCCL INFO x");
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -1,12 +1,13 @@
-// The families the twenty-ninth and thirtieth held-out rounds of public logs exposed
-// (docs/triage.md): newer fabric features (NVLS, CollNet, MNNVL) and logs from localized
-// environments. Lines verbatim from the threads named, each with the case where the tool must
+// The families the twenty-ninth to thirty-second held-out rounds of public logs exposed
+// (docs/triage.md): newer fabric features (NVLS, CollNet, MNNVL), logs from localized
+// environments, CI and test-runner output, and NCCL 2.26-2.29's new lines. Lines verbatim from the threads named, each with the case where the tool must
 // conclude otherwise.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "ncclscope/analysis/analyze.h"
+#include "parse/parse_test_util.h"
 #include "rules/finding_lookup.h"
 
 namespace ncclscope {
@@ -60,6 +61,58 @@ TEST(FieldRound29, RuntimeEnvDictSettingsCount) {
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(Has(f->message, "NCCL_MNNVL_ENABLE=1")) << f->message;
   EXPECT_EQ(r.job.stats.unrecognized_mentions + r.job.stats.unrecognized, 0u);
+}
+
+TEST(FieldRound31, TestRunnerStreamTagIsAPrefixAndTheExitOwnsTheError) {
+  // huggingface/accelerate#1473: `accelerate test` tags the child's output `stderr: `; the
+  // exception has no rank, and torchelastic's exit line two lines later names local_rank 0.
+  const AnalysisResult r = AnalyzeText(
+      "stderr:     work = default_pg.allgather([tensor_list], [tensor])\n"
+      "stderr: RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
+      "unhandled cuda error, NCCL version 21.0.3\n"
+      "stderr: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+      "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+      "local_rank: 0 (pid: 227) of binary: /opt/anaconda3/bin/python\n");
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_EQ(rc.cls, CauseClass::kNcclError);
+  ASSERT_EQ(rc.culprits.size(), 1u);
+  EXPECT_EQ(rc.culprits.front().rank, 0);
+  // Far from the exit line (no times to go by), the error keeps no owner.
+  std::string far =
+      "stderr: RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
+      "unhandled cuda error, NCCL version 21.0.3\n";
+  for (int i = 0; i < 12; ++i) far += "stderr: some other output\n";
+  far += "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+         "local_rank: 0 (pid: 227) of binary: /opt/anaconda3/bin/python\n";
+  const RootCause& apart = AnalyzeText(far).root_cause.cause;
+  ASSERT_FALSE(apart.culprits.empty());
+  EXPECT_EQ(apart.culprits.front().rank, -1);
+}
+
+TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
+  // NVIDIA/nccl#2397 (2.28's GIN plugin), vllm-project/vllm#28901 (2.28 symmetric kernels).
+  const testing::Parsed gin = testing::ParseOne(
+      "ubuntu2:321049:321049 [0] NCCL INFO GIN/Plugin: Could not find: libnccl-gin.so");
+  ASSERT_EQ(EventTypeName(gin.event.data), "plugin");
+  const testing::Parsed sym = testing::ParseOne(
+      "10-64-29-12:21151:21151 [0] NCCL INFO AllReduce [Symmetric]: 2097152 Bytes -> Kernel "
+      "AllReduce_RSxLD_AGxST nchannels 7 nthreads 512 nWorks 1");
+  ASSERT_EQ(EventTypeName(sym.event.data), "coll_algo");
+  const auto& a = std::get<CollAlgo>(sym.event.data);
+  EXPECT_EQ(a.op, "AllReduce");
+  EXPECT_EQ(a.bytes, 2097152u);
+  EXPECT_EQ(a.proto, "AllReduce_RSxLD_AGxST");
+}
+
+TEST(FieldRound32, AnExcerptEndingInInitIsALowConfidenceLateStart) {
+  // pytorch/pytorch#174030 (healthy): rank 0's log ends right after its Init START; nothing
+  // failed, so the absent rank 1 is only a guess.
+  const AnalysisResult r = AnalyzeText(
+      "1e47b71c2c88:326046:326046 [0] NCCL INFO ncclCommInitRankConfig comm 0x3e41c5e0 rank 0 "
+      "nranks 2 cudaDev 0 nvmlDev 0 busId 1000 commId 0xabf496d0fcdf3df4 - Init START\n"
+      "1e47b71c2c88:326046:326046 [0] NCCL INFO RAS client listening socket at ::1<28028>\n");
+  EXPECT_EQ(r.root_cause.cause.cls, CauseClass::kLateStart);
+  EXPECT_EQ(r.root_cause.cause.confidence, Confidence::kLow);
 }
 
 }  // namespace
