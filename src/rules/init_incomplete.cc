@@ -1,7 +1,10 @@
 // init-incomplete: ranks that started a communicator and never completed it, and ranks of a
 // communicator missing from the logs.
+#include <algorithm>
+
 #include "ncclscope/model/rank_ranges.h"
 #include "ncclscope/model/watchdog_table.h"
+#include "ncclscope/rules/error_trail.h"
 #include "rule_factories.h"
 #include "rule_util.h"
 #include "warn_matchers.h"
@@ -110,8 +113,18 @@ class InitIncompleteRule : public BasicRule {
       bool failure_seen = !job.framework.empty();
       for (const WarnRecord& w : job.warnings) failure_seen = failure_seen || !IsBenignWarning(w);
       // Error trails count unless they only follow harmless probing warnings (libibverbs
-      // missing: NCCL unwinds the probe and moves on).
-      if (!job.error_trails.empty() && job.warnings.empty()) failure_seen = true;
+      // missing: NCCL unwinds the probe and moves on), or are that probe's own unwinding in IB
+      // code where the process found no IB device (2.20+ says "Failed to open libibverbs" as
+      // INFO, then `net_ib.cc:852 -> 3`).
+      const bool real_trail =
+          std::any_of(job.error_trails.begin(), job.error_trails.end(), [&](const auto& t) {
+            const bool probe = t.process >= 0 &&
+                               static_cast<size_t>(t.process) < job.processes.size() &&
+                               job.processes[t.process].ib_no_device &&
+                               AreaOfTrail(t.location, t.code) == TrailArea::kInfiniBand;
+            return !probe;
+          });
+      if (real_trail && job.warnings.empty()) failure_seen = true;
       // Other ranks of a stuck communicator completed: these ranks fell behind, not the log.
       failure_seen = failure_seen || partly_completed;
       if (!failure_seen) {

@@ -64,7 +64,11 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
       if (n.action == PluginAction::kAllFailed) {
         Add(&out, "no NET plugin could be initialized", true, n.evidence);
       } else if (n.action == PluginAction::kInitFailed && !IsSocketNetName(n.name)) {
-        Add(&out, "NET plugin " + n.name + " failed to initialize", true, n.evidence);
+        // NCCL's own IB plugin fails to initialize wherever there is no IB device or no verbs
+        // library (2.20+ says so after "NET/IB : No device found." / "Failed to open
+        // libibverbs"): the probe's result, weak evidence that IB was meant to be there.
+        const bool probe = p.ib_no_device && n.name.starts_with("IB");
+        Add(&out, "NET plugin " + n.name + " failed to initialize", true, n.evidence, probe);
       } else if (IsPluginApiUnsupported(n)) {
         Add(&out,
             "a net plugin library is installed but offers no plugin API this NCCL supports, so "

@@ -104,6 +104,37 @@ TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
   EXPECT_EQ(a.proto, "AllReduce_RSxLD_AGxST");
 }
 
+// pytorch/pytorch#174030 (healthy, NCCL 2.28.9 in a container without libibverbs): the IB
+// plugin's probe fails and unwinds (`net_ib.cc:852 -> 3`), NCCL goes on with sockets.
+constexpr std::string_view kNoVerbs228 =
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO Failed to open libibverbs.so[.1]\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO transport/net_ib.cc:852 -> 3\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO Failed to initialize NET plugin IB\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO NET/Socket : Using [0]eth0:172.17.0.2<0>\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO Using network Socket\n"
+    "1e47b71c2c88:326046:326046 [0] NCCL INFO ncclCommInitRankConfig comm 0x3e41c5e0 rank 0 "
+    "nranks 2 cudaDev 0 nvmlDev 0 busId 1000 commId 0xabf496d0fcdf3df4 - Init START\n";
+
+TEST(FieldRound32, IbProbeWithoutVerbsIsNoFailureAndNoExpectedNetwork) {
+  const AnalysisResult r = AnalyzeText(kNoVerbs228);
+  for (const Finding& f : r.findings) {
+    EXPECT_NE(f.severity, Severity::kError) << f.rule << ": " << f.message;
+  }
+  const Finding* sockets = FindingOf(r, "socket-fallback");
+  ASSERT_NE(sockets, nullptr);
+  EXPECT_EQ(sockets->severity, Severity::kInfo) << sockets->message;
+  // The same plugin failure with an IB device present is an expectation that failed.
+  std::string with_device(kNoVerbs228);
+  with_device.erase(with_device.find("1e47b71c2c88:326046:326046 [0] NCCL INFO Failed to open"),
+                    std::string_view("1e47b71c2c88:326046:326046 [0] NCCL INFO Failed to open "
+                                     "libibverbs.so[.1]\n")
+                        .size());
+  const Finding* expected = FindingOf(AnalyzeText(with_device), "socket-fallback");
+  ASSERT_NE(expected, nullptr);
+  EXPECT_EQ(expected->severity, Severity::kError) << expected->message;
+}
+
 TEST(FieldRound32, AnExcerptEndingInInitIsALowConfidenceLateStart) {
   // pytorch/pytorch#174030 (healthy): rank 0's log ends right after its Init START; nothing
   // failed, so the absent rank 1 is only a guess.
