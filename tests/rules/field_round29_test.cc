@@ -44,7 +44,8 @@ TEST(FieldRound30, P2pLevelBelowTheGpusPathsDisablesP2p) {
   // A level that admits the farthest path (SYS) cuts nothing.
   std::string sys(kPcieOnlyNvlLevel);
   for (size_t at; (at = sys.find("to NVL")) != std::string::npos;) sys.replace(at, 6, "to SYS");
-  const Finding* h = FindingOf(AnalyzeText(sys), "env-override");
+  const AnalysisResult wide = AnalyzeText(sys);
+  const Finding* h = FindingOf(wide, "env-override");
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(h->severity, Severity::kInfo) << h->message;
 }
@@ -84,7 +85,8 @@ TEST(FieldRound31, TestRunnerStreamTagIsAPrefixAndTheExitOwnsTheError) {
   for (int i = 0; i < 12; ++i) far += "stderr: some other output\n";
   far += "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
          "local_rank: 0 (pid: 227) of binary: /opt/anaconda3/bin/python\n";
-  const RootCause& apart = AnalyzeText(far).root_cause.cause;
+  const AnalysisResult far_result = AnalyzeText(far);
+  const RootCause& apart = far_result.root_cause.cause;
   ASSERT_FALSE(apart.culprits.empty());
   EXPECT_EQ(apart.culprits.front().rank, -1);
 }
@@ -130,7 +132,8 @@ TEST(FieldRound32, IbProbeWithoutVerbsIsNoFailureAndNoExpectedNetwork) {
                     std::string_view("1e47b71c2c88:326046:326046 [0] NCCL INFO Failed to open "
                                      "libibverbs.so[.1]\n")
                         .size());
-  const Finding* expected = FindingOf(AnalyzeText(with_device), "socket-fallback");
+  const AnalysisResult ib = AnalyzeText(with_device);
+  const Finding* expected = FindingOf(ib, "socket-fallback");
   ASSERT_NE(expected, nullptr);
   EXPECT_EQ(expected->severity, Severity::kError) << expected->message;
 }
