@@ -13,10 +13,13 @@ namespace {
 
 /// ncclGetErrorString's texts (2.4-2.30), without the "(run with NCCL_DEBUG=... for details)"
 /// or " - please report this issue ..." tails newer versions add.
-constexpr std::string_view kResults[] = {
-    "unhandled cuda error", "unhandled system error", "internal error", "invalid argument",
-    "invalid usage", "remote process exited or there was a network error",
-    "NCCL operation in progress"};
+constexpr std::string_view kResults[] = {"unhandled cuda error",
+                                         "unhandled system error",
+                                         "internal error",
+                                         "invalid argument",
+                                         "invalid usage",
+                                         "remote process exited or there was a network error",
+                                         "NCCL operation in progress"};
 
 bool StartsWithResult(std::string_view s) {
   for (std::string_view r : kResults) {

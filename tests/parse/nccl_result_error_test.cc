@@ -99,12 +99,12 @@ TEST(NcclResultError, TensorRtLlmAndOldPyTorchForms) {
 
 TEST(NcclResultError, OtherTextAfterTheFramingIsNoNcclError) {
   // The framing alone is not enough: the text must be one of NCCL's result strings.
-  for (std::string_view line : {
-           "RuntimeError: NCCL error: something the application made up",
-           "ValueError: ncclAllReduce failed: because the tensor is empty",
-           "horovod.common.exceptions.HorovodInternalError: Broadcast is not supported",
-           "Check failed: result == ncclSuccess (1 vs. 0",
-           "Failed, NCCL error /paddle/paddle/fluid/x.h:1 unquoted"}) {
+  for (std::string_view line :
+       {"RuntimeError: NCCL error: something the application made up",
+        "ValueError: ncclAllReduce failed: because the tensor is empty",
+        "horovod.common.exceptions.HorovodInternalError: Broadcast is not supported",
+        "Check failed: result == ncclSuccess (1 vs. 0",
+        "Failed, NCCL error /paddle/paddle/fluid/x.h:1 unquoted"}) {
     const auto p = ParseOne(line);
     EXPECT_EQ(std::get_if<FrameworkNcclError>(&p.event.data), nullptr) << line;
   }

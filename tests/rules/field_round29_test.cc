@@ -1,7 +1,7 @@
 // The families the twenty-ninth to thirty-second held-out rounds of public logs exposed
 // (docs/triage.md): newer fabric features (NVLS, CollNet, MNNVL), logs from localized
-// environments, CI and test-runner output, and NCCL 2.26-2.29's new lines. Lines verbatim from the threads named, each with the case where the tool must
-// conclude otherwise.
+// environments, CI and test-runner output, and NCCL 2.26-2.29's new lines. Lines verbatim from
+// the threads named, each with the case where the tool must conclude otherwise.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -69,7 +69,8 @@ TEST(FieldRound31, TestRunnerStreamTagIsAPrefixAndTheExitOwnsTheError) {
   // exception has no rank, and torchelastic's exit line two lines later names local_rank 0.
   const AnalysisResult r = AnalyzeText(
       "stderr:     work = default_pg.allgather([tensor_list], [tensor])\n"
-      "stderr: RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
+      "stderr: RuntimeError: NCCL error in: "
+      "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
       "unhandled cuda error, NCCL version 21.0.3\n"
       "stderr: ncclUnhandledCudaError: Call to CUDA function failed.\n"
       "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
@@ -80,11 +81,13 @@ TEST(FieldRound31, TestRunnerStreamTagIsAPrefixAndTheExitOwnsTheError) {
   EXPECT_EQ(rc.culprits.front().rank, 0);
   // Far from the exit line (no times to go by), the error keeps no owner.
   std::string far =
-      "stderr: RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
+      "stderr: RuntimeError: NCCL error in: "
+      "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
       "unhandled cuda error, NCCL version 21.0.3\n";
   for (int i = 0; i < 12; ++i) far += "stderr: some other output\n";
-  far += "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
-         "local_rank: 0 (pid: 227) of binary: /opt/anaconda3/bin/python\n";
+  far +=
+      "stderr: ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+      "local_rank: 0 (pid: 227) of binary: /opt/anaconda3/bin/python\n";
   const AnalysisResult far_result = AnalyzeText(far);
   const RootCause& apart = far_result.root_cause.cause;
   ASSERT_FALSE(apart.culprits.empty());
