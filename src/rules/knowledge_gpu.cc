@@ -53,6 +53,21 @@ constexpr KnownMessage kGpuEntries[] = {
      "all versions",
      {"Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'",
       "CUDA Driver version found is %d. Minimum requirement is %d"}},
+    {"nccl-kernels-not-for-this-gpu", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"named symbol not found", "no kernel image is available", "invalid device function"},
+     {},
+     "NCCL's GPU code was not built for this GPU",
+     "CUDA found none of NCCL's kernels for this GPU's architecture: the NCCL in use was "
+     "compiled for older GPU generations than the one it runs on.",
+     {"an NCCL bundled with a framework build for an older CUDA (PyTorch cu118 with NCCL "
+      "2.14-2.18) on a Blackwell GPU (RTX 5090, B200: sm_100/sm_120)",
+      "an old libnccl.so picked up through LD_LIBRARY_PATH or the image on a newer GPU"},
+     "Use an NCCL built for this GPU: a framework wheel for a CUDA that supports it (cu128+ for "
+     "Blackwell) with its NCCL, or NCCL 2.26+ from pip (nvidia-nccl-cu12); check the `NCCL "
+     "version ...+cudaX.Y` line.",
+     "all versions (CUDA error text)",
+     {"NCCL WARN Cuda failure 'named symbol not found'",
+      "Cuda failure 'no kernel image is available for execution on the device'"}},
     {"cuda-device-unavailable", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
      {"busy or unavailable", "no CUDA-capable device is detected", "invalid device ordinal",
       "Cuda failure*initialization error", "Failed to create CUDA context"},
