@@ -297,6 +297,9 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
       i.host.clear();
       i.pid = -1;
       i.seq = f.seq;
+      i.type = std::string(f.kind == FrameworkKind::kDesyncStuck     ? kDesyncJoinedNotFinished
+                           : f.kind == FrameworkKind::kDesyncLagging ? kDesyncNotJoined
+                                                                     : kDesyncNeverJoined);
       i.message = what;
       Push(std::move(i), ctx, src, job);
     }

@@ -16,12 +16,7 @@ namespace ncclscope::triage_internal {
 
 namespace {
 
-/// IncidentRecorder's message for a "joined but didn't finish collective #N" line.
-constexpr std::string_view kJoinedNotFinished = "joined but did not finish";
-
-bool IsJoinedNotFinished(const Incident& i) {
-  return i.message.compare(0, kJoinedNotFinished.size(), kJoinedNotFinished) == 0;
-}
+bool IsJoinedNotFinished(const Incident& i) { return i.type == kDesyncJoinedNotFinished; }
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ncclscope/model/evidence.h"
@@ -41,6 +42,12 @@ enum class IncidentKind : uint8_t {
   kDesyncCulprit,
 };
 
+/// Incident::type of a kDesyncCulprit: the rank joined a collective and did not finish it, did
+/// not join the next one, or never joined any.
+inline constexpr std::string_view kDesyncJoinedNotFinished = "joined-not-finished";
+inline constexpr std::string_view kDesyncNotJoined = "not-joined";
+inline constexpr std::string_view kDesyncNeverJoined = "never-joined";
+
 struct Incident {
   IncidentKind kind = IncidentKind::kExit;
   int attempt = 0;      ///< Restart attempt (0 = first).
@@ -57,8 +64,10 @@ struct Incident {
   bool fatal_signal = false;     ///< ProcessExit::fatal_signal: a crash even when signal is 0.
   bool from_table = false;       ///< An entry of torchelastic's ChildFailedError table.
   bool table_root_cause = false; ///< The table's "Root Cause (first observed failure)" entry.
-  // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason)
-  std::string type;     ///< Exception type, signal name, warning location.
+  // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason), kDesyncCulprit
+  /// Exception type, signal name, warning location; for kDesyncCulprit which of the desync
+  /// report's lines named the rank (kDesyncJoinedNotFinished, ...).
+  std::string type;
   std::string message;  ///< Whole message (never cut).
   std::string frame;    ///< Innermost frame: "train.py:49 in train_step".
   /// kNcclError: the detail PyTorch prints after "Last error:" (NCCL's last WARN, e.g.
