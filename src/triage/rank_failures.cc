@@ -465,7 +465,24 @@ void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups
 /// Lines between a rankless error and the exit line of its rank, when the lines have no times.
 constexpr uint64_t kRanklessNearLines = 8;
 
-void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
+/// Errors raised in Python (exceptions, NCCL errors) without a rank or pid printed in `from`'s
+/// input between its line and `to`'s: more than one, and several processes may have printed
+/// them.
+int RanklessErrorsBetween(const AttemptView& view, const Evidence& from, const Evidence& to) {
+  int n = 0;
+  for (const Incident* i : view.incidents) {
+    const bool raised =
+        i->kind == IncidentKind::kNcclError || i->kind == IncidentKind::kException;
+    const Evidence& e = i->evidence;
+    n += raised && i->rank < 0 && i->pid <= 0 && e.source == from.source && e.line >= from.line &&
+                 e.line <= to.line
+             ? 1
+             : 0;
+  }
+  return n;
+}
+
+void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* failures) {
   auto weak = [](const RankFailure& g) {
     for (const Incident* i : g.lines) {
       if (i->kind != IncidentKind::kExit) return false;
@@ -494,6 +511,9 @@ void AbsorbRanklessErrors(std::vector<RankFailure>* failures) {
         if (e.source != x.source || x.line < e.line || x.line - e.line > kRanklessNearLines) {
           continue;
         }
+        // Several processes' errors before one exit line: which one is that rank's is not
+        // known.
+        if (RanklessErrorsBetween(view, e, x) > 1) continue;
       }
       if (owner == nullptr && !took[m] && weak(g)) {
         owner = &g;
@@ -579,7 +599,7 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     }
     merged.push_back(std::move(f));
   }
-  AbsorbRanklessErrors(&merged);
+  AbsorbRanklessErrors(view, &merged);
   std::stable_sort(merged.begin(), merged.end(), [](const RankFailure& a, const RankFailure& b) {
     return AttemptView::Before(a.first, b.first);
   });

@@ -1,4 +1,4 @@
-// The families the twenty-ninth to thirty-second held-out rounds of public logs exposed
+// The families the twenty-ninth to thirty-sixth held-out rounds of public logs exposed
 // (docs/triage.md): newer fabric features (NVLS, CollNet, MNNVL), logs from localized
 // environments, CI and test-runner output, and NCCL 2.26-2.29's new lines. Lines verbatim from
 // the threads named, each with the case where the tool must conclude otherwise.
@@ -92,6 +92,31 @@ TEST(FieldRound31, TestRunnerStreamTagIsAPrefixAndTheExitOwnsTheError) {
   const RootCause& apart = far_result.root_cause.cause;
   ASSERT_FALSE(apart.culprits.empty());
   EXPECT_EQ(apart.culprits.front().rank, -1);
+}
+
+TEST(FieldRound36, SeveralRanklessErrorsBeforeOneExitKeepNoOwner) {
+  // XiaohangZhan/deocclusion#45: several processes print the same exception, then torchelastic
+  // names local_rank 6 only; which of them is rank 6's is not known.
+  const AnalysisResult r = AnalyzeText(
+      "RuntimeError: work = default_pg.broadcast([tensor], opts): \n"
+      "NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, invalid usage, NCCL "
+      "version 2.7.8\n"
+      "ncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as too many "
+      "async ops, too many collectives at once, mixing streams in a group, etc).RuntimeError\n"
+      ": NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, invalid usage, NCCL "
+      "version 2.7.8\n"
+      "ncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as too many "
+      "async ops, too many collectives at once, mixing streams in a group, etc).\n"
+      "NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, invalid usage, NCCL "
+      "version 2.7.8\n"
+      "ncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as too many "
+      "async ops, too many collectives at once, mixing streams in a group, etc).\n"
+      "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 6 "
+      "(pid: 1211) of binary: /usr/bin/python3\n");
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_NE(rc.confidence, Confidence::kHigh) << rc.what;
+  ASSERT_FALSE(rc.culprits.empty());
+  EXPECT_EQ(rc.culprits.front().rank, -1) << rc.what;  // the first error's process: unknown
 }
 
 TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
