@@ -19,7 +19,8 @@ constexpr std::string_view kResults[] = {"unhandled cuda error",
                                          "invalid argument",
                                          "invalid usage",
                                          "remote process exited or there was a network error",
-                                         "NCCL operation in progress"};
+                                         "NCCL operation in progress",
+                                         "unknown result code"};
 
 bool StartsWithResult(std::string_view s) {
   for (std::string_view r : kResults) {

@@ -248,6 +248,48 @@ const Incident* FirstOfKind(const AttemptView& view, IncidentKind kind) {
   return nullptr;
 }
 
+/// The first "failure detected by watchdog at work sequence id: N" of the attempt (a progress
+/// line that names the failed work), or nullptr.
+const Incident* FirstWatchdogFailure(const AttemptView& view) {
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kProgress && i->seq >= 0) return i;
+  }
+  return nullptr;
+}
+
+/// PyTorch 2.5+'s watchdog reported a failed collective ("[PG ID 2 ...] failure detected by
+/// watchdog at work sequence id: 40231 PG status: last enqueued work: 40267, last completed
+/// work: 40230") and nothing in the input says why: an error or a timeout of that work, which
+/// then takes the process down. No rank is named as the cause.
+RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
+  RootCause rc;
+  rc.cls = CauseClass::kTimeoutUnknown;
+  rc.job_failed = true;
+  rc.confidence = Confidence::kLow;
+  rc.time = first.time;
+  rc.time_text = first.time_text;
+  std::vector<int> ranks;
+  for (const Incident* i : view.incidents) {
+    if (i->kind != IncidentKind::kProgress || i->seq < 0) continue;
+    if (rc.evidence.size() < 4) rc.evidence.push_back(i->evidence);
+    rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
+    if (i->rank >= 0 && std::find(ranks.begin(), ranks.end(), i->rank) == ranks.end()) {
+      ranks.push_back(i->rank);
+    }
+  }
+  std::sort(ranks.begin(), ranks.end());
+  const std::string who =
+      ranks.empty() ? std::string("a rank") : fmt::format("rank(s) {}", RankRanges(ranks));
+  rc.what = fmt::format("a collective failed (work {}); the input does not say why", first.seq);
+  rc.reasoning = fmt::format(
+      "the watchdog of {} detected a failed collective (work {}, last completed {}) and the "
+      "input holds no error, timeout or exit that says why or which rank failed first: an NCCL "
+      "error or a timeout of that work (the watchdog's own line before it, or the other ranks' "
+      "output, names it)",
+      who, first.seq, first.last_completed);
+  return rc;
+}
+
 /// PyTorch's heartbeat monitor found a rank's watchdog thread stuck ("Heartbeat monitor timed
 /// out!", "ProcessGroupNCCL's watchdog got stuck for 600 seconds") and took the process down:
 /// an NCCL or CUDA call hung in it. With no error or timeout of any rank in the input, that is
@@ -346,6 +388,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *closes;
   } else if (std::optional<RootCause> stalled = triage_internal::FromStalledConnects(view)) {
     rc = *stalled;
+  } else if (const Incident* detected = FirstWatchdogFailure(view)) {
+    rc = FromWatchdogFailure(view, *detected);
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;

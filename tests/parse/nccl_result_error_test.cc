@@ -91,6 +91,11 @@ TEST(NcclResultError, TensorRtLlmAndOldPyTorchForms) {
       "cuda error'");
   EXPECT_EQ(ErrorIn(a).exception, "TensorRT-LLM");
   EXPECT_EQ(ErrorIn(a).reason, "unhandled cuda error");
+  // NVIDIA/TensorRT-LLM#1039: NCCL's text for a result it does not know.
+  const Parsed u = ParseOne(
+      "Failed, NCCL error /home/jenkins/agent/workspace/LLM/main/L0_MergeRequest/tensorrt_llm/"
+      "cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:183 'unknown result code'");
+  EXPECT_EQ(ErrorIn(u).reason, "unknown result code");
   // PyTorch before 1.5 printed the result's code.
   const Parsed b = ParseOne("RuntimeError: NCCL Error 2: unhandled system error");
   EXPECT_EQ(ErrorIn(b).exception, "RuntimeError");

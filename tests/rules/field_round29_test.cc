@@ -119,6 +119,24 @@ TEST(FieldRound36, SeveralRanklessErrorsBeforeOneExitKeepNoOwner) {
   EXPECT_EQ(rc.culprits.front().rank, -1) << rc.what;  // the first error's process: unknown
 }
 
+TEST(FieldRound35, AWatchdogFailureAloneIsAFailedJobWithNoRankNamed) {
+  // sgl-project/sglang#10216: rank 1's watchdog reports a failed collective; nothing says why.
+  const AnalysisResult r = AnalyzeText(
+      "[rank1]:[E909 08:45:30.126335825 ProcessGroupNCCL.cpp:2252] [PG ID 2 PG GUID 3 Rank 1]  "
+      "failure detected by watchdog at work sequence id: 40231 PG status: last enqueued work: "
+      "40267, last completed work: 40230\n");
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_TRUE(rc.job_failed);
+  EXPECT_EQ(rc.cls, CauseClass::kTimeoutUnknown);
+  EXPECT_EQ(rc.confidence, Confidence::kLow);
+  EXPECT_TRUE(rc.culprits.empty());
+  // The same report without the failed work's number is only the PG's status: no failure.
+  const AnalysisResult status = AnalyzeText(
+      "[rank1]:[E909 08:45:30.126335825 ProcessGroupNCCL.cpp:2252] Last enqueued NCCL work: "
+      "40267, last completed NCCL work: 40230.\n");
+  EXPECT_FALSE(status.root_cause.cause.job_failed);
+}
+
 TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
   // NVIDIA/nccl#2397 (2.28's GIN plugin), vllm-project/vllm#28901 (2.28 symmetric kernels).
   const testing::Parsed gin = testing::ParseOne(
