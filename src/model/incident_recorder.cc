@@ -70,6 +70,18 @@ int ProxyServiceRank(std::string_view message) {
   return static_cast<int>(service);
 }
 
+/// "Invalid rank requested : 1/1" (init.cc): the rank the printing process asked to be, out of
+/// the communicator's size; -1 for any other message.
+int InvalidRankRequested(std::string_view message) {
+  constexpr std::string_view kInvalid = "Invalid rank requested : ";
+  const size_t at = message.find(kInvalid);
+  if (at == std::string_view::npos) return -1;
+  size_t i = at + kInvalid.size();
+  int64_t rank = -1;
+  if (!ReadNumber(message, &i, &rank) || i >= message.size() || message[i] != '/') return -1;
+  return rank <= 1000000 ? static_cast<int>(rank) : -1;
+}
+
 /// "1 (local_rank: 1)" → 1, 1; "-9 (pid: 631)" → -9, 631.
 void NumberAndParen(std::string_view v, std::string_view key, int64_t* number, int64_t* inner) {
   size_t i = 0;
@@ -468,6 +480,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     // Like a connection line, a proxy service's message states the printer's rank (resolved
     // with the others in Finish, unless its lines state several).
     if (const int own = ProxyServiceRank(w->message); own >= 0) NoteStatedRank(ctx, own);
+    // NCCL's "Invalid rank requested : R/N" states the rank the printer asked to be.
+    if (const int own = InvalidRankRequested(w->message); own >= 0) NoteStatedRank(ctx, own);
     Push(std::move(i), ctx, src, job);
     return;
   }

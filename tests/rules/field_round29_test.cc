@@ -137,6 +137,18 @@ TEST(FieldRound35, AWatchdogFailureAloneIsAFailedJobWithNoRankNamed) {
   EXPECT_FALSE(status.root_cause.cause.job_failed);
 }
 
+TEST(FieldRound36, InvalidRankRequestedNamesThePrintersRank) {
+  // Lightning-AI/pytorch-lightning#3029: world size 1 under torchelastic, the process asks to be
+  // rank 1; NCCL's warning states it.
+  const AnalysisResult r = AnalyzeText(
+      "mnist12-worker-0:70:70 [0] NCCL INFO Bootstrap : Using [0]eth0:192.168.60.90<0>\n"
+      "mnist12-worker-0:70:70 [0] init.cc:981 NCCL WARN Invalid rank requested : 1/1\n");
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_EQ(rc.cls, CauseClass::kNcclError);
+  ASSERT_FALSE(rc.culprits.empty());
+  EXPECT_EQ(rc.culprits.front().rank, 1);
+}
+
 TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
   // NVIDIA/nccl#2397 (2.28's GIN plugin), vllm-project/vllm#28901 (2.28 symmetric kernels).
   const testing::Parsed gin = testing::ParseOne(
