@@ -111,6 +111,10 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data);
 /// raise it, quoting NCCL's result string ("HorovodInternalError: ncclAllReduce failed: unhandled
 /// cuda error"): a FrameworkNcclError. `msg` is the message without a log header.
 bool ParseNcclResultError(std::string_view msg, EventData* data);
+/// The text of a C++ `what():` line that is an NCCL error ("NCCL error: unhandled system error,
+/// NCCL version 2.10.3", "NCCL Error 1: unhandled cuda error"): a FrameworkNcclError whose
+/// exception is `std::runtime_error`.
+bool ParseNcclWhat(std::string_view what, EventData* data);
 
 /// libfabric's own log line (`libfabric:PID:...:FUNC():LINE<LEVEL> message`). `text` is the
 /// whole line. Fills ctx (pid, level, location, function, body) and *data: a Notice for

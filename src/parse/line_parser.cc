@@ -739,6 +739,9 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   if (const std::string_view what = CppWhatText(trimmed); !what.empty()) {
     ctx.level = Level::kTorch;
     ctx.body = what;
+    // PyTorch's watchdog thread dying of an NCCL error: "what():  NCCL error: unhandled system
+    // error, NCCL version 2.10.3" (the terminate incident still takes the text).
+    if (parse_internal::ParseNcclWhat(what, &event->data)) return ParseOutcome::kEvent;
     Traceback tb;
     tb.kind = TracebackKind::kCppWhat;
     tb.message = what;

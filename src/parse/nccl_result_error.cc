@@ -135,4 +135,25 @@ bool ParseNcclResultError(std::string_view msg, EventData* data) {
   return false;
 }
 
+bool ParseNcclWhat(std::string_view what, EventData* data) {
+  std::string_view rest;
+  if (StartsWith(what, "NCCL error: ")) {
+    rest = what.substr(12);
+  } else if (StartsWith(what, "NCCL Error ")) {
+    const size_t colon = what.find(": ");
+    if (colon == std::string_view::npos || colon > 14) return false;
+    rest = what.substr(colon + 2);
+  } else {
+    return false;
+  }
+  std::string_view version;
+  if (const size_t at = rest.rfind(", NCCL version "); at != std::string_view::npos) {
+    version = Trim(rest.substr(at + 15));
+    rest = rest.substr(0, at);
+  }
+  if (!Emit("std::runtime_error", {}, rest, data)) return false;
+  std::get<FrameworkNcclError>(*data).nccl_version = version;
+  return true;
+}
+
 }  // namespace ncclscope::parse_internal

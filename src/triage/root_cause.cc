@@ -131,7 +131,12 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
   for (const RankFailure& f : failures) {
     if (f.fallout || f.cls != head.cls || f.signal != head.signal) continue;
     if (&f != &head && std::abs(Gap(head.first, f.first)) > kSameMomentNanos) continue;
-    rc.culprits.push_back(Culprit{f.rank, f.host, f.pid});
+    // Two failure records of one unidentified process (its terminate and its NCCL error) are
+    // one culprit.
+    const bool listed = std::any_of(rc.culprits.begin(), rc.culprits.end(), [&](const Culprit& c) {
+      return c.rank == f.rank && c.host == f.host && c.pid == f.pid;
+    });
+    if (!listed) rc.culprits.push_back(Culprit{f.rank, f.host, f.pid});
     if (f.rank >= 0) together.push_back(f.rank);
     for (const Incident* i : f.lines) {
       const bool echo = std::find(f.echoes.begin(), f.echoes.end(), i) != f.echoes.end();

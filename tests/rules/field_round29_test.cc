@@ -149,6 +149,25 @@ TEST(FieldRound36, InvalidRankRequestedNamesThePrintersRank) {
   EXPECT_EQ(rc.culprits.front().rank, 1);
 }
 
+TEST(FieldRound36, WatchdogTerminateWithAnNcclErrorIsAnNcclErrorOfOneProcess) {
+  // pytorch/pytorch#91943: the watchdog thread dies of an NCCL error; C++'s terminate prints it.
+  const AnalysisResult r = AnalyzeText(
+      "terminate called after throwing an instance of 'std::runtime_error'\n"
+      "  what():  NCCL error: unhandled system error, NCCL version 21.0.3\n"
+      "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n");
+  const Finding* f = FindingOf(r, "nccl-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(Has(f->message, "unhandled system error")) << f->message;
+  const RootCause& rc = r.root_cause.cause;
+  EXPECT_EQ(rc.cls, CauseClass::kNcclError);
+  EXPECT_EQ(rc.culprits.size(), 1u);  // the terminate and the error are one process
+  // An application's own message after what() is no NCCL error.
+  const AnalysisResult app = AnalyzeText(
+      "terminate called after throwing an instance of 'std::runtime_error'\n"
+      "  what():  NCCL error: my own check failed\n");
+  EXPECT_EQ(FindingOf(app, "nccl-error"), nullptr);
+}
+
 TEST(FieldRound32, NewerPluginAndSymmetricKernelLinesAreUnderstood) {
   // NVIDIA/nccl#2397 (2.28's GIN plugin), vllm-project/vllm#28901 (2.28 symmetric kernels).
   const testing::Parsed gin = testing::ParseOne(
