@@ -291,12 +291,15 @@ void IncidentRecorder::NoteStatedRank(const EventContext& ctx, int rank, int pro
 void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base,
                                           const EventContext& ctx, const SourceState& src,
                                           Job* job) {
-  const std::string what =
-      f.kind == FrameworkKind::kDesyncStuck
-          ? fmt::format("joined but did not finish collective #{}", f.seq)
-      : f.kind == FrameworkKind::kDesyncLagging
-          ? fmt::format("did not join collective #{} (finished the one before)", f.seq)
-          : std::string("never joined any collective");
+  std::string_view type = kDesyncNeverJoined;
+  std::string what = "never joined any collective";
+  if (f.kind == FrameworkKind::kDesyncStuck) {
+    type = kDesyncJoinedNotFinished;
+    what = fmt::format("joined but did not finish collective #{}", f.seq);
+  } else if (f.kind == FrameworkKind::kDesyncLagging) {
+    type = kDesyncNotJoined;
+    what = fmt::format("did not join collective #{} (finished the one before)", f.seq);
+  }
   // "0, 1, 2": one incident per blamed rank; the line is the reporting rank's, not theirs.
   std::string_view ranks = f.detail;
   while (!ranks.empty()) {
@@ -309,9 +312,7 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
       i.host.clear();
       i.pid = -1;
       i.seq = f.seq;
-      i.type = std::string(f.kind == FrameworkKind::kDesyncStuck     ? kDesyncJoinedNotFinished
-                           : f.kind == FrameworkKind::kDesyncLagging ? kDesyncNotJoined
-                                                                     : kDesyncNeverJoined);
+      i.type = std::string(type);
       i.message = what;
       Push(std::move(i), ctx, src, job);
     }

@@ -115,6 +115,9 @@ bool ParseNcclResultError(std::string_view msg, EventData* data);
 /// NCCL version 2.10.3", "NCCL Error 1: unhandled cuda error"): a FrameworkNcclError whose
 /// exception is `std::runtime_error`.
 bool ParseNcclWhat(std::string_view what, EventData* data);
+/// Removes the ", NCCL version X" PyTorch ends its NCCL error texts with from *text; X, or
+/// empty when there is none.
+std::string_view CutNcclVersion(std::string_view* text);
 
 /// libfabric's own log line (`libfabric:PID:...:FUNC():LINE<LEVEL> message`). `text` is the
 /// whole line. Fills ctx (pid, level, location, function, body) and *data: a Notice for

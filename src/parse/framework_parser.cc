@@ -119,11 +119,7 @@ bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
     if (p == std::string_view::npos) return false;
     rest = msg.substr(p + kAsync.size());
   }
-  size_t ver = rest.rfind(", NCCL version ");
-  if (ver != std::string_view::npos) {
-    e.nccl_version = Trim(rest.substr(ver + 15));
-    rest = rest.substr(0, ver);
-  }
+  e.nccl_version = CutNcclVersion(&rest);
   e.reason = Trim(rest);
   *data = e;
   return true;

@@ -67,6 +67,20 @@ std::string_view CutLocation(std::string_view reason, std::string_view* where) {
   return reason.substr(0, at);
 }
 
+/// The text after "NCCL error: " or PyTorch < 1.5's "NCCL Error 2: " (the result's code) at the
+/// start of `s`; false when `s` starts with neither.
+bool AfterNcclErrorWord(std::string_view s, std::string_view* reason) {
+  if (StartsWith(s, "NCCL error: ")) {
+    *reason = s.substr(12);
+    return true;
+  }
+  if (!StartsWith(s, "NCCL Error ")) return false;
+  const size_t colon = s.find(": ");
+  if (colon == std::string_view::npos || colon > 14) return false;
+  *reason = s.substr(colon + 2);
+  return true;
+}
+
 bool Emit(std::string_view exception, std::string_view where, std::string_view reason,
           EventData* data) {
   reason = Trim(reason);
@@ -113,13 +127,10 @@ bool ParseNcclResultError(std::string_view msg, EventData* data) {
   std::string_view where;
   // Horovod and TensorFlow: "ncclAllReduce failed: unhandled cuda error".
   if (StartsWith(rest, "nccl")) return Emit(exception, where, SkipFailedCalls(rest, &where), data);
-  // vLLM's pynccl and others: "RuntimeError: NCCL error: unhandled cuda error (run with ...)".
-  if (StartsWith(rest, "NCCL error: ")) return Emit(exception, where, rest.substr(12), data);
-  // PyTorch before 1.5: "RuntimeError: NCCL Error 2: unhandled system error" (the result's code).
-  if (StartsWith(rest, "NCCL Error ")) {
-    const size_t colon = rest.find(": ");
-    if (colon == std::string_view::npos || colon > 14) return false;
-    return Emit(exception, where, rest.substr(colon + 2), data);
+  // vLLM's pynccl and others: "RuntimeError: NCCL error: unhandled cuda error (run with ...)";
+  // PyTorch before 1.5: "RuntimeError: NCCL Error 2: unhandled system error".
+  if (std::string_view reason; AfterNcclErrorWord(rest, &reason)) {
+    return Emit(exception, where, reason, data);
   }
   // PaddlePaddle: "ExternalError: Nccl error, unhandled system error (at /paddle/...:66)".
   if (StartsWith(rest, "Nccl error, ") || StartsWith(rest, "NCCL error, ")) {
@@ -135,22 +146,18 @@ bool ParseNcclResultError(std::string_view msg, EventData* data) {
   return false;
 }
 
+std::string_view CutNcclVersion(std::string_view* text) {
+  const size_t at = text->rfind(", NCCL version ");
+  if (at == std::string_view::npos) return {};
+  const std::string_view version = Trim(text->substr(at + 15));
+  *text = text->substr(0, at);
+  return version;
+}
+
 bool ParseNcclWhat(std::string_view what, EventData* data) {
   std::string_view rest;
-  if (StartsWith(what, "NCCL error: ")) {
-    rest = what.substr(12);
-  } else if (StartsWith(what, "NCCL Error ")) {
-    const size_t colon = what.find(": ");
-    if (colon == std::string_view::npos || colon > 14) return false;
-    rest = what.substr(colon + 2);
-  } else {
-    return false;
-  }
-  std::string_view version;
-  if (const size_t at = rest.rfind(", NCCL version "); at != std::string_view::npos) {
-    version = Trim(rest.substr(at + 15));
-    rest = rest.substr(0, at);
-  }
+  if (!AfterNcclErrorWord(what, &rest)) return false;
+  const std::string_view version = CutNcclVersion(&rest);
   if (!Emit("std::runtime_error", {}, rest, data)) return false;
   std::get<FrameworkNcclError>(*data).nccl_version = version;
   return true;

@@ -253,20 +253,26 @@ const Incident* FirstOfKind(const AttemptView& view, IncidentKind kind) {
   return nullptr;
 }
 
-/// The first "failure detected by watchdog at work sequence id: N" of the attempt (a progress
-/// line that names the failed work), or nullptr.
+/// "failure detected by watchdog at work sequence id: N": a progress line that names the failed
+/// work.
+bool IsWatchdogFailure(const Incident& i) {
+  return i.kind == IncidentKind::kProgress && i.seq >= 0;
+}
+
+/// The first watchdog failure of the attempt, or nullptr.
 const Incident* FirstWatchdogFailure(const AttemptView& view) {
   for (const Incident* i : view.incidents) {
-    if (i->kind == IncidentKind::kProgress && i->seq >= 0) return i;
+    if (IsWatchdogFailure(*i)) return i;
   }
   return nullptr;
 }
 
-/// PyTorch 2.5+'s watchdog reported a failed collective ("[PG ID 2 ...] failure detected by
-/// watchdog at work sequence id: 40231 PG status: last enqueued work: 40267, last completed
-/// work: 40230") and nothing in the input says why: an error or a timeout of that work, which
-/// then takes the process down. No rank is named as the cause.
-RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
+/// A cause no rank is named for (timeout-unknown, low confidence), read from the attempt's
+/// incidents that `matches` takes, `first` the earliest: their lines are the evidence, and
+/// *who says which ranks printed them ("rank(s) 1,3", or "a rank").
+template <typename Match>
+RootCause UnnamedRankCause(const AttemptView& view, const Incident& first, Match matches,
+                           std::string* who) {
   RootCause rc;
   rc.cls = CauseClass::kTimeoutUnknown;
   rc.job_failed = true;
@@ -275,7 +281,7 @@ RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
   rc.time_text = first.time_text;
   std::vector<int> ranks;
   for (const Incident* i : view.incidents) {
-    if (i->kind != IncidentKind::kProgress || i->seq < 0) continue;
+    if (!matches(*i)) continue;
     if (rc.evidence.size() < 4) rc.evidence.push_back(i->evidence);
     rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
     if (i->rank >= 0 && std::find(ranks.begin(), ranks.end(), i->rank) == ranks.end()) {
@@ -283,8 +289,17 @@ RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
     }
   }
   std::sort(ranks.begin(), ranks.end());
-  const std::string who =
-      ranks.empty() ? std::string("a rank") : fmt::format("rank(s) {}", RankRanges(ranks));
+  *who = ranks.empty() ? std::string("a rank") : fmt::format("rank(s) {}", RankRanges(ranks));
+  return rc;
+}
+
+/// PyTorch 2.5+'s watchdog reported a failed collective ("[PG ID 2 ...] failure detected by
+/// watchdog at work sequence id: 40231 PG status: last enqueued work: 40267, last completed
+/// work: 40230") and nothing in the input says why: an error or a timeout of that work, which
+/// then takes the process down. No rank is named as the cause.
+RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
+  std::string who;
+  RootCause rc = UnnamedRankCause(view, first, IsWatchdogFailure, &who);
   rc.what = fmt::format("a collective failed (work {}); the input does not say why", first.seq);
   rc.reasoning = fmt::format(
       "the watchdog of {} detected a failed collective (work {}, last completed {}) and the "
@@ -300,24 +315,9 @@ RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
 /// an NCCL or CUDA call hung in it. With no error or timeout of any rank in the input, that is
 /// all the input says: a hang, no rank named as its cause.
 RootCause FromHeartbeats(const AttemptView& view, const Incident& first) {
-  RootCause rc;
-  rc.cls = CauseClass::kTimeoutUnknown;
-  rc.job_failed = true;
-  rc.confidence = Confidence::kLow;
-  rc.time = first.time;
-  rc.time_text = first.time_text;
-  std::vector<int> ranks;
-  for (const Incident* i : view.incidents) {
-    if (i->kind != IncidentKind::kHeartbeat) continue;
-    if (rc.evidence.size() < 4) rc.evidence.push_back(i->evidence);
-    rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
-    if (i->rank >= 0 && std::find(ranks.begin(), ranks.end(), i->rank) == ranks.end()) {
-      ranks.push_back(i->rank);
-    }
-  }
-  std::sort(ranks.begin(), ranks.end());
-  const std::string who =
-      ranks.empty() ? std::string("a rank") : fmt::format("rank(s) {}", RankRanges(ranks));
+  std::string who;
+  RootCause rc = UnnamedRankCause(
+      view, first, [](const Incident& i) { return i.kind == IncidentKind::kHeartbeat; }, &who);
   rc.what = "— the job hung: the watchdog got stuck in an NCCL or CUDA call";
   rc.reasoning = fmt::format(
       "PyTorch's heartbeat monitor found the watchdog thread of {} stuck and took the process "
