@@ -411,14 +411,20 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   int inst = -1;
   if (!ctx.host.empty()) inst = InstanceOf(event, &src, job);
   banner_rank_.Note(ctx.source, inst, event);
-  Incident base;
-  base.attempt = inst >= 0 ? job->incidents.instances[inst].attempt : src.attempt;
-  if (inst >= 0) {
-    const ProcessInstance& pi = job->incidents.instances[inst];
-    base.host = pi.host;
-    base.pid = pi.pid;
-    base.rank = pi.rank;
-  }
+  const int attempt = inst >= 0 ? job->incidents.instances[inst].attempt : src.attempt;
+  // What every incident of this line starts from; built only by the events that record one (an
+  // Incident is large, and most events record none).
+  auto base = [&] {
+    Incident b;
+    b.attempt = attempt;
+    if (inst >= 0) {
+      const ProcessInstance& pi = job->incidents.instances[inst];
+      b.host = pi.host;
+      b.pid = pi.pid;
+      b.rank = pi.rank;
+    }
+    return b;
+  };
   // Any other event ends a torchelastic table (its lines are consecutive).
   const bool table_line = std::holds_alternative<LauncherEvent>(d) ||
                           (std::holds_alternative<ncclscope::Traceback>(d) && src.table_traceback);
@@ -454,7 +460,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   if (const auto* pc = std::get_if<ProxyPeerClosed>(&d)) {
     // The first line of each peer per process: one per communicator follows when it has several.
     if (inst < 0 || !peer_closes_.emplace(inst, pc->local_rank).second) return;
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kPeerClosed;
     i.peer_local_rank = pc->local_rank;
     i.message = std::string(ctx.body);
@@ -466,13 +472,13 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       NoteLastErrorDetail(ctx, w->message, LineRank(ctx, -1), src, job);
       // PyTorch's "Last error:" copy of a WARN printed before: not a second incident.
       for (const Incident& prev : job->incidents.incidents) {
-        if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == base.attempt &&
+        if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == attempt &&
             Trimmed(prev.message) == Trimmed(w->message)) {
           return;
         }
       }
     }
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kNcclWarn;
     i.type = std::string(ctx.location);
     i.message = std::string(w->message);
@@ -489,7 +495,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
   if (const auto* pe = std::get_if<PluginEvent>(&d);
       pe != nullptr && pe->action == PluginAction::kAllFailed && ctx.level == Level::kWarn) {
     // "NCCL WARN Failed to initialize any NET plugin": fatal to the init that printed it.
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kNcclWarn;
     i.type = std::string(ctx.location);
     i.message = std::string(Trimmed(ctx.body));
@@ -498,7 +504,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* e = std::get_if<FrameworkNcclError>(&d)) {
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kNcclError;
     i.rank = LineRank(ctx, -1);
     i.type = std::string(e->exception);
@@ -553,7 +559,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         return;
       }
     }
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kWatchdogTimeout;
     i.rank = rank;
     i.seq = w->seq;
@@ -567,7 +573,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* p = std::get_if<WorkProgress>(&d)) {
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kProgress;
     i.rank = LineRank(ctx, p->rank);
     i.pg = p->pg_id;
@@ -599,7 +605,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* f = std::get_if<FrameworkEvent>(&d)) {
-    Incident i = base;
+    Incident i = base();
     i.rank = LineRank(ctx, f->rank);
     i.message = std::string(f->detail);
     switch (f->kind) {
@@ -617,7 +623,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       case FrameworkKind::kDesyncStuck:
       case FrameworkKind::kDesyncLagging:
       case FrameworkKind::kDesyncNeverJoined:
-        NoteDesyncCulprits(*f, base, ctx, src, job);
+        NoteDesyncCulprits(*f, base(), ctx, src, job);
         return;
       case FrameworkKind::kWatchdogTerminated:
         // "Process group watchdog thread terminated with exception: CUDA error: an illegal
@@ -674,7 +680,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         return;
       }
     }
-    Incident i = base;
+    Incident i = base();
     i.kind = IncidentKind::kExit;
     i.reporter = x->reporter;
     i.rank = x->rank >= 0 ? x->rank : LineRank(ctx, -1);
@@ -699,7 +705,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     return;
   }
   if (const auto* l = std::get_if<LauncherEvent>(&d)) {
-    Incident i = base;
+    Incident i = base();
     i.rank = -1;
     switch (l->kind) {
       case LauncherKind::kRestart:
@@ -858,7 +864,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         if (tb.started) tb.frame = FrameText(*t);
         return;
       case TracebackKind::kException: {
-        Incident i = base;
+        Incident i = base();
         i.kind = IncidentKind::kException;
         i.rank = rank >= 0 ? rank : UniqueIdFetcherRank(t->message);
         i.type = std::string(t->type);
@@ -871,7 +877,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         return;
       }
       case TracebackKind::kFatalSignal: {
-        Incident i = base;
+        Incident i = base();
         i.kind = IncidentKind::kExit;
         i.reporter = ExitReporter::kPython;
         i.rank = rank;
@@ -881,7 +887,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         return;
       }
       case TracebackKind::kCppTerminate: {
-        Incident i = base;
+        Incident i = base();
         i.kind = IncidentKind::kCppTerminate;
         i.rank = rank;
         i.type = std::string(t->type);
