@@ -148,6 +148,8 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
       if (ParseRank(s, &k) < 0) return 0;
     }
     if (rank < 0 || k + 1 >= s.size() || s[k] != ']' || s[k + 1] != ':') return 0;
+    if (meta->launcher_rank < 0 && s.compare(1, 4, "rank") == 0 && IsDigit(s[5]))
+      meta->launcher_rank_global = true;
     SetRank(meta, rank);
     return k + 2;
   }

@@ -402,6 +402,17 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   int rank = -1, pg_id = -1;
   std::string_view pg_desc;
   ReadLogPrefix(&c, &rank, &pg_id, &pg_desc);
+  // The header states the rank in the message's process group ("[PG ID 5 PG GUID 83(TENSOR_
+  // MODEL_PARALLEL_GROUP) Rank 1]", or "[Rank 1]" alone, also of a subgroup); PyTorch's
+  // "[rank29]:" prefix states the global one, which is what names the process. A subgroup's
+  // ranks keep the global order, so its rank is never above the global one: a higher one is of
+  // another world the process joined (`[rank1]:... [Rank 12]`, an RLHF weight-sync group), and
+  // stays.
+  const int global = ctx->torch_rank >= 0 ? ctx->torch_rank
+                     : ctx->meta != nullptr && ctx->meta->launcher_rank_global
+                         ? ctx->meta->launcher_rank
+                         : -1;
+  if (rank >= 0 && global > rank) rank = global;
   if (rank >= 0 && ctx->torch_rank < 0) ctx->torch_rank = rank;
   std::string_view msg = Trim(c.rest());
   if (!ClassifyMessage(msg, rank >= 0 ? rank : ctx->torch_rank, pg_id, pg_desc, data) &&

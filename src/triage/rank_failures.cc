@@ -10,6 +10,7 @@
 
 #include "ncclscope/base/ascii.h"
 #include "ncclscope/base/signals.h"
+#include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/timeline.h"
 #include "ncclscope/rules/error_trail.h"
 #include "triage_internal.h"
@@ -457,6 +458,35 @@ void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups
   *groups = std::move(kept);
 }
 
+/// Errors that state a condition of the whole node (its driver, its NVSwitch fabric, the NCCL
+/// build it runs), not of one rank: every GPU process there fails the same way.
+constexpr std::string_view kNodeWideErrors[] = {
+    "system not yet initialized",       // Fabric Manager has not set up the NVSwitch fabric
+    "driver version is insufficient",   // the host driver is older than the CUDA runtime
+    "no kernel image is available",     // the NCCL/framework build lacks this GPU's code
+    "named symbol not found",
+};
+
+/// A failure whose error is a node-wide condition names where it showed, not where it began:
+/// medium confidence at most, and the reasoning says so.
+void NoteNodeWideCondition(RankFailure* f) {
+  for (const Incident* i : f->lines) {
+    for (std::string_view text : {std::string_view(i->message), std::string_view(i->detail)}) {
+      for (std::string_view k : kNodeWideErrors) {
+        if (text.find(k) == std::string_view::npos) continue;
+        f->class_guessed = true;
+        if (f->detail.empty()) {
+          f->detail = fmt::format("\"{}\" is a condition of the node, not of this rank: every GPU "
+                                  "process there fails the same way, and this one is only the "
+                                  "first in the input",
+                                  k);
+        }
+        return;
+      }
+    }
+  }
+}
+
 /// A traceback printed before PyTorch prefixes lines with `[rankN]:` (a failing
 /// init_process_group) names no rank; the launcher's exit lines do. Each rankless, pidless
 /// failure at the same moment as ranked ones that are not fallout belongs to one of them: a
@@ -482,6 +512,33 @@ int RanklessErrorsBetween(const AttemptView& view, const Evidence& from, const E
   return n;
 }
 
+/// Whether two raised errors (exceptions, NCCL errors) state the same non-empty error text.
+bool SameErrorText(const Incident& a, const Incident& b) {
+  auto raised = [](const Incident& i) {
+    return i.kind == IncidentKind::kNcclError || i.kind == IncidentKind::kException;
+  };
+  const std::string_view ta = TrimWhitespace(a.message), tb = TrimWhitespace(b.message);
+  return raised(a) && raised(b) && !ta.empty() && ta == tb;
+}
+
+/// Whether a rank's NCCL watchdog reports the same error as `error` (an exception raised in
+/// Python, no rank printed) a few lines later in the same input, with no other rankless error
+/// raised in between: "RuntimeError: CUDA error: uncorrectable ECC error encountered", then
+/// "[Rank 1] NCCL watchdog thread terminated with exception: CUDA error: uncorrectable ECC error
+/// encountered". A CUDA error surfaces in both threads of the process that hit it.
+bool RanksWatchdogReportsSameError(const AttemptView& view, const Incident& error) {
+  for (const Incident* i : view.incidents) {
+    const Evidence& e = error.evidence;
+    const Evidence& x = i->evidence;
+    if (i->kind != IncidentKind::kNcclError || i->rank < 0 || !i->type.empty() ||
+        x.source != e.source || x.line <= e.line || x.line - e.line > kRanklessNearLines) {
+      continue;
+    }
+    if (SameErrorText(error, *i) && RanklessErrorsBetween(view, e, x) <= 1) return true;
+  }
+  return false;
+}
+
 void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* failures) {
   auto weak = [](const RankFailure& g) {
     for (const Incident* i : g.lines) {
@@ -496,6 +553,7 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
     if (f.rank >= 0 || f.pid > 0 || f.fallout || f.first == nullptr) continue;
     RankFailure* owner = nullptr;
     RankFailure* near = nullptr;
+    RankFailure* same = nullptr;
     for (size_t m = 0; m < failures->size(); ++m) {
       RankFailure& g = (*failures)[m];
       if (m == n || (g.rank < 0 && g.pid <= 0) || g.fallout || g.first == nullptr) continue;
@@ -514,20 +572,31 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
         // Several processes' errors before one exit line: which one is that rank's is not
         // known.
         if (RanklessErrorsBetween(view, e, x) > 1) continue;
+        // The same error text, raised again a few lines on by a ranked line (a CUDA error raised
+        // in Python, then "[Rank 1] NCCL watchdog thread terminated with exception: CUDA error:
+        // ..." of the same process): that rank's failure, which keeps its own class.
+        if (same == nullptr && !took[m] && SameErrorText(*f.first, *g.first)) same = &g;
       }
       if (owner == nullptr && !took[m] && weak(g)) {
         owner = &g;
         took[m] = true;
       }
     }
-    if (owner != nullptr) {
+    if (owner == nullptr && same != nullptr) {
+      same->lines.insert(same->lines.begin(), f.lines.begin(), f.lines.end());
+      if (AttemptView::Before(f.first, same->first)) same->first = f.first;
+    } else if (owner != nullptr) {
       owner->cls = f.cls;
       owner->what = f.what;
       owner->detail = f.detail;
       owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
       if (AttemptView::Before(f.first, owner->first)) owner->first = f.first;
     }
-    if (owner != nullptr || near != nullptr) f.first = nullptr;  // absorbed
+    if (owner == nullptr && near == nullptr && same == nullptr && !f.first->time &&
+        RanksWatchdogReportsSameError(view, *f.first)) {
+      same = &f;  // that rank's NCCL error names the process; it is the failure reported
+    }
+    if (owner != nullptr || near != nullptr || same != nullptr) f.first = nullptr;  // absorbed
   }
   for (RankFailure& f : *failures) {
     if (f.first != nullptr) kept.push_back(std::move(f));
@@ -583,6 +652,7 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
       }
     }
     Classify(&f);
+    NoteNodeWideCondition(&f);
     JudgeFallout(view, &f);
     out.push_back(std::move(f));
   }

@@ -132,6 +132,18 @@ TEST(StripPrefixes, PytorchRankPrefixLeavesTheC10Header) {
       Strip("[rank0]:[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught");
   EXPECT_EQ(s.text, "[E1121 13:39:41.727410739 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught");
   EXPECT_EQ(s.meta.launcher_rank, 0);
+  EXPECT_TRUE(s.meta.launcher_rank_global);  // PyTorch's own prefix: the global rank
+}
+
+TEST(StripPrefixes, RoleRankPrefixIsNotKnownToBeGlobal) {
+  // torchrun --tee's `[default3]:` may be the local rank; a role named like "ranker" is no
+  // `[rankN]:` either.
+  Stripped s = Strip("[default3]:hello");
+  EXPECT_EQ(s.meta.launcher_rank, 3);
+  EXPECT_FALSE(s.meta.launcher_rank_global);
+  Stripped r = Strip("[ranker2]:hello");
+  EXPECT_EQ(r.meta.launcher_rank, 2);
+  EXPECT_FALSE(r.meta.launcher_rank_global);
 }
 
 TEST(StripPrefixes, MpirunTagOutputGivesLauncherRank) {

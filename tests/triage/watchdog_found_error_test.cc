@@ -78,5 +78,44 @@ TEST(WatchdogFoundError, NcclErrorKeepsItsWordsOnce) {
   EXPECT_TRUE(OneCulprit(r, 3));
 }
 
+// kohya-ss/sd-scripts#1434: the CUDA error is raised in Python without a rank, then the same
+// process's watchdog reports it with the rank. One failure: rank 1's.
+constexpr std::string_view kEccTwice =
+    "    exponent = exponent / (half_dim - downscale_freq_shift)\n"
+    "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+    "stacktrace below might be incorrect.\n"
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+    "\n"
+    "[E ProcessGroupNCCL.cpp:916] [Rank 1] NCCL watchdog thread terminated with exception: CUDA "
+    "error: uncorrectable ECC error encountered\n";
+
+TEST(WatchdogFoundError, RanklessExceptionOfTheSameErrorIsThatRanks) {
+  const AnalysisResult r = AnalyzeText(std::string(kEccTwice));
+  const RootCause& c = r.root_cause.cause;
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error") << c.reasoning;
+  EXPECT_TRUE(OneCulprit(r, 1));
+  EXPECT_TRUE(Has(c.what, "uncorrectable ECC error")) << c.what;
+}
+
+TEST(WatchdogFoundError, RanklessExceptionOfAnotherErrorStaysApart) {
+  std::string other(kEccTwice);
+  other.replace(other.find("CUDA error: uncorrectable"), 11, "ValueError:");
+  const AnalysisResult r = AnalyzeText(other);
+  const RootCause& c = r.root_cause.cause;
+  EXPECT_EQ(CauseClassName(c.cls), "python-exception") << c.reasoning;
+  ASSERT_EQ(c.culprits.size(), 1u) << c.reasoning;
+  EXPECT_EQ(c.culprits[0].rank, -1) << c.reasoning;
+}
+
+TEST(WatchdogFoundError, RanklessExceptionFarAboveStaysApart) {
+  std::string far(kEccTwice);
+  const size_t at = far.find("\n\n[E ProcessGroupNCCL");
+  far.insert(at + 1, "step 1\nstep 2\nstep 3\nstep 4\nstep 5\n");  // now 10 lines apart
+  const AnalysisResult r = AnalyzeText(far);
+  EXPECT_EQ(CauseClassName(r.root_cause.cause.cls), "python-exception")
+      << r.root_cause.cause.reasoning;
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -32,6 +32,9 @@ struct LineMeta {
   /// torchrun --tee `[default3]:`, `[rank3]:`, mpirun `[1,3]`, horovod `[3]<stdout>:`, srun
   /// `3: `, SkyPilot `rank=3`.
   int launcher_rank = -1;
+  /// launcher_rank is the global rank for certain: PyTorch's own `[rankN]:` (torchrun's
+  /// `[default3]:` may be a local rank).
+  bool launcher_rank_global = false;
   /// Who printed the line, as the prefixes closest to the text say (the innermost wins): a pdsh /
   /// DeepSpeed host (`10.0.87.143: `), a Ray or SkyPilot worker's `ip=`, a syslog / journald host.
   std::string_view origin_host;
@@ -48,6 +51,7 @@ struct LineMeta {
     pod = {};
     service = {};
     launcher_rank = -1;
+    launcher_rank_global = false;
     origin_host = {};
     origin_pid = 0;
     origin_name = {};
