@@ -36,6 +36,9 @@ bool ParseGraphRing(std::string_view body, EventData* data);
 
 /// `<Op>: opCount ...` and `<Op>: N Bytes -> Algo ...` (hot path).
 bool ParseCollective(std::string_view body, EventData* data);
+/// NCCL 2.7-2.19's TUNING line without the operation: "805306368 Bytes -> Algo 1 proto 2 time
+/// 3970.683594", the algorithm and protocol as enum numbers (named in the event).
+bool ParseNumericTuning(std::string_view body, EventData* data);
 
 /// Communicator lifecycle, topology summary, trees, channel counts, timings, env and config echo.
 bool ParseComm(std::string_view body, EventData* data);

@@ -149,6 +149,26 @@ bool ParseCollective(std::string_view body, EventData* data) {
   return true;
 }
 
+bool ParseNumericTuning(std::string_view body, EventData* data) {
+  // NCCL's enum orders (src/include/devcomm.h): algorithms since 2.6 and later additions at the
+  // end, protocols since 2.5.
+  static constexpr std::string_view kAlgos[] = {"TREE", "RING", "COLLNET_DIRECT", "COLLNET_CHAIN",
+                                                "NVLS", "NVLS_TREE", "PAT"};
+  static constexpr std::string_view kProtos[] = {"LL", "LL128", "SIMPLE"};
+  TextCursor c(body);
+  CollAlgo algo;
+  int64_t a = -1, p = -1;
+  if (!c.ReadInt(&algo.bytes) || !c.Eat(" Bytes -> Algo ")) return false;
+  const std::string_view algo_text = c.ReadToken();
+  if (!c.Eat(" proto ")) return false;
+  const std::string_view proto_text = c.ReadToken();
+  if (!TextCursor(algo_text).ReadInt(&a) || !TextCursor(proto_text).ReadInt(&p)) return false;
+  algo.algo = a >= 0 && a < static_cast<int64_t>(std::size(kAlgos)) ? kAlgos[a] : algo_text;
+  algo.proto = p >= 0 && p < static_cast<int64_t>(std::size(kProtos)) ? kProtos[p] : proto_text;
+  *data = algo;
+  return true;
+}
+
 }  // namespace ncclscope::parse_internal
 
 namespace ncclscope {

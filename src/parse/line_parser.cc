@@ -195,7 +195,8 @@ void parse_internal::DispatchInfo(std::string_view body, Level level, EventData*
       ParseCollective(body, data)) {
     return;
   }
-  if (IsDigit(first) && ParseBareNetConnection(body, data)) return;
+  if (IsDigit(first) && (ParseBareNetConnection(body, data) || ParseNumericTuning(body, data)))
+    return;
   switch (first) {
     case 'C':
       if (ParseRingOrder(body, data)) return;
@@ -561,6 +562,24 @@ bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
   return true;
 }
 
+namespace {
+
+/// Where a progress bar glued to the end of an NCCL line starts, or npos: another process's
+/// tqdm bar drawn with carriage returns, pasted as one line ("... cudaDriverVersion 12020" then
+/// blanks and "| 0/100 [00:00<?, ?it/s]"). It ends in tqdm's rate and follows a run of blanks.
+size_t ProgressBarStart(std::string_view text, size_t body) {
+  if (text.size() < 16 || text.back() != ']' ||
+      !(text.ends_with("it/s]") || text.ends_with("s/it]"))) {
+    return std::string_view::npos;
+  }
+  const size_t bar = text.rfind('|');
+  if (bar == std::string_view::npos || bar < body) return std::string_view::npos;
+  const size_t blanks = text.find("        ", body);
+  return blanks != std::string_view::npos && blanks < bar ? blanks : std::string_view::npos;
+}
+
+}  // namespace
+
 bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* event) {
   EventContext& ctx = event->ctx;
   // The common case: NCCL's head at the start (after the known prefixes were stripped).
@@ -584,6 +603,8 @@ bool LineParser::ParseMessage(const Line& line, std::string_view text, Event* ev
       ctx.body = TrimRight(text.substr(body, end - body));
       ctx.text = text.substr(0, end);
       rest_ = text.substr(end);
+    } else if (const size_t bar = ProgressBarStart(text, body); bar != std::string_view::npos) {
+      ctx.body = TrimRight(text.substr(body, bar - body));  // the bar is no part of the message
     }
     Dispatch(event);
     if (IsCut(ctx, event->data)) NoteCut(ctx.text, event);
@@ -695,6 +716,14 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     ctx.body = trimmed;
     return ParseOutcome::kEvent;
   }
+  // aws-ofi-nccl's own printf lines say "NET/OFI", not NCCL.
+  if (std::string_view body; trimmed.size() > 16 && trimmed[4] == ':' &&
+                             (ctx.level = OfiPrintfLevel(trimmed, &body)) != Level::kNone) {
+    ctx.headless = true;
+    ctx.body = body;
+    Dispatch(event);
+    return ParseOutcome::kEvent;
+  }
   if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
   // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
   // error in: ...`): the framework parser takes indented text for traceback source, so it is
@@ -708,12 +737,6 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
         return ParseOutcome::kEvent;
       }
     }
-  }
-  if (std::string_view body; (ctx.level = OfiPrintfLevel(trimmed, &body)) != Level::kNone) {
-    ctx.headless = true;
-    ctx.body = body;
-    Dispatch(event);
-    return ParseOutcome::kEvent;
   }
   // A framework line behind a prefix nobody planned for: try again from each '['.
   if (ParseFrameworkBehindPrefix(line, text, &ctx, &event->data)) return ParseOutcome::kEvent;

@@ -240,6 +240,22 @@ TEST(Collective, AlgoLine) {
   EXPECT_EQ(a.proto, "SIMPLE");
 }
 
+TEST(Collective, NumericAlgoLineOfOlderReleases) {
+  // NVIDIA/nccl#1595 (NCCL 2.7-2.19): no operation, the algorithm and protocol as numbers.
+  auto a = ParseAs<CollAlgo>(Info("805306368 Bytes -> Algo 1 proto 2 time 3970.683594"));
+  EXPECT_EQ(a.op, "");
+  EXPECT_EQ(a.bytes, 805306368u);
+  EXPECT_EQ(a.algo, "RING");
+  EXPECT_EQ(a.proto, "SIMPLE");
+  auto b = ParseAs<CollAlgo>(Info("4096 Bytes -> Algo 0 proto 0 time 12.5"));
+  EXPECT_EQ(b.algo, "TREE");
+  EXPECT_EQ(b.proto, "LL");
+  // A number past the known enums stays as printed; a word is no numeric line.
+  EXPECT_EQ(ParseAs<CollAlgo>(Info("64 Bytes -> Algo 9 proto 2 time 1.0")).algo, "9");
+  const testing::Parsed word = testing::ParseOne(Info("64 Bytes -> Algo RING proto 2"));
+  EXPECT_FALSE(std::holds_alternative<CollAlgo>(word.event.data));
+}
+
 TEST(Graph, PatternBwAndOldSpeed) {
   auto g = ParseAs<GraphPattern>(
       Info("Pattern 4, crossNic 0, nChannels 24, bw 40.0/40.0, type NVL/PIX, sameChannels 1"));

@@ -185,6 +185,28 @@ TEST(LocatedMessage, OldAwsOfiNcclPrintfLines) {
   EXPECT_EQ(got[1].level, Level::kWarn);
 }
 
+TEST(LocatedMessage, OldAwsOfiNcclPrintfLinesWithoutTheWordNccl) {
+  // aws/aws-ofi-nccl#22: the plugin's own test says "NET/OFI" only; not reading these lines
+  // left the AV failure unseen.
+  auto got = ParseLines({"INFO: Function: ofi_init Line: 686: NET/OFI Selected Provider is efa",
+                         "WARN: Function: create_nccl_ofi_component Line: 459: NET/OFI Couldn't "
+                         "open AV. RC: -22, ERROR: Invalid argument",
+                         "INFO: Function: main Line: 57: Listening on dev 0"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].level, Level::kInfo);
+  EXPECT_EQ(got[1].level, Level::kWarn);
+  EXPECT_TRUE(got[1].headless);
+}
+
+TEST(LocatedMessage, ProgressBarGluedToTheEndIsCut) {
+  // NVIDIA/nccl#1101: another process's tqdm bar, drawn with carriage returns, pasted onto the
+  // line.
+  auto got = ParseLines({"cs-project:2748:2748 [0] NCCL INFO cudaDriverVersion 12020" +
+                         std::string(60, ' ') + "| 0/100 [00:00<?, ?it/s]"});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].type, "cuda_driver_version");
+}
+
 TEST(LocatedMessage, PytorchLogLinesNoParserReadsAreKnown) {
   auto got = ParseLines({"[W1121 13:40:45.840050764 ProcessGroupNCCL.cpp:1575] Warning: WARNING: "
                          "destroy_process_group() was not called before program exit",
