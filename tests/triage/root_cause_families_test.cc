@@ -643,5 +643,22 @@ TEST(RootCauseFamilies, ReturnCodeTrailAfterAKnownHarmlessWarnIsNoFailure) {
   EXPECT_FALSE(CauseOf(r).job_failed) << CauseOf(r).what;
 }
 
+TEST(RootCauseFamilies, RanklessCopyOfARanksExceptionIsThatRanks) {
+  // The same exception printed once without PyTorch's prefix (another stream of the process)
+  // and once with it, a few lines apart: one failure, rank 1's.
+  const AnalysisResult r = AnalyzeText(
+      "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+      "[rank1]: Traceback (most recent call last):\n"
+      "[rank1]:   File \"train.py\", line 3, in <module>\n"
+      "[rank1]:     loss.backward()\n"
+      "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n");
+  EXPECT_TRUE(testing::OneCulprit(r, 1));
+  // Another text is another process's, as far as the lines say.
+  const AnalysisResult other = AnalyzeText(
+      "RuntimeError: CUDA error: misaligned address\n"
+      "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n");
+  EXPECT_EQ(other.root_cause.cause.culprits.size(), 2u) << other.root_cause.cause.reasoning;
+}
+
 }  // namespace
 }  // namespace ncclscope
