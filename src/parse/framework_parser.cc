@@ -235,6 +235,16 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
                      EventData* data) {
   FrameworkEvent fe;
   fe.rank = rank;
+  // vLLM's (and SGLang's) PyNccl names the library it loaded: "vLLM is using nccl==2.21.5", the
+  // only version line of many inference-server logs.
+  if (const size_t at = msg.find(" is using nccl=="); at != std::string_view::npos) {
+    std::string_view v = msg.substr(at + 16);
+    v = v.substr(0, v.find_first_not_of("0123456789."));
+    if (v.size() >= 3 && IsDigit(v.front()) && v.find('.') != std::string_view::npos) {
+      *data = NcclVersion{v, {}, {}};
+      return true;
+    }
+  }
   if (Has(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
     // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.

@@ -32,6 +32,22 @@ TEST(Framework, WatchdogTimeoutC10HeaderWithRankTag) {
   EXPECT_EQ(w.ran_ms, 25021);
 }
 
+TEST(Framework, VllmPyNcclNamesTheNcclVersion) {
+  // vllm-project/vllm and its Ray workers: the one version line many inference logs have.
+  for (std::string_view line :
+       {"INFO 01-29 07:44:27 pynccl.py:69] vLLM is using nccl==2.21.5",
+        "INFO 08-28 17:59:13 [pynccl.py:113] vLLM is using nccl==2.28.9"}) {
+    auto p = ParseOne(line);
+    ASSERT_EQ(p.outcome, ParseOutcome::kEvent) << line;
+    const auto* v = std::get_if<NcclVersion>(&p.event.data);
+    ASSERT_NE(v, nullptr) << line;
+    EXPECT_TRUE(v->version == "2.21.5" || v->version == "2.28.9") << v->version;
+  }
+  // Not a version: the backend's name alone.
+  auto q = ParseOne("INFO 01-29 07:44:27 utils.py:918] Found nccl from library libnccl.so.2");
+  EXPECT_TRUE(q.outcome != ParseOutcome::kEvent || !std::holds_alternative<NcclVersion>(q.event.data));
+}
+
 TEST(Framework, WatchdogTimeoutOldWorkNcclWithoutRankTag) {
   auto p = ParseOne(
       "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
