@@ -126,6 +126,9 @@ std::string_view CutNcclVersion(std::string_view* text);
 /// whole line. Fills ctx (pid, level, location, function, body) and *data: a Notice for
 /// `<warn>`, KnownNoise for the other levels; false if the line is not one.
 bool ParseLibfabricLog(std::string_view text, EventContext* ctx, EventData* data);
+/// libibverbs' own warning (`libibverbs: Warning: no userspace device-specific driver found for
+/// /sys/class/infiniband_verbs/uverbs0`): a Notice at Level::kVerbs.
+bool ParseVerbsWarning(std::string_view text, EventContext* ctx, EventData* data);
 
 }  // namespace ncclscope::parse_internal
 

@@ -434,7 +434,7 @@ struct FieldWriter {
 
 std::string_view LevelName(Level level) {
   static constexpr std::string_view kNames[] = {"none", "version", "info",  "warn",
-                                                "trace", "call",   "torch", "libfabric"};
+                                                "trace", "call",   "torch", "libfabric", "libibverbs"};
   return EnumName(kNames, level);
 }
 

@@ -50,4 +50,16 @@ bool ParseLibfabricLog(std::string_view text, EventContext* ctx, EventData* data
   return true;
 }
 
+bool ParseVerbsWarning(std::string_view text, EventContext* ctx, EventData* data) {
+  constexpr std::string_view kHead = "libibverbs: Warning: ";
+  if (!StartsWith(text, kHead)) return false;
+  const std::string_view message = Trim(text.substr(kHead.size()));
+  if (message.empty()) return false;
+  // Reported when the knowledge table explains it (Job::notices), like libfabric's warnings.
+  *data = Notice{message};
+  ctx->level = Level::kVerbs;
+  ctx->body = message;
+  return true;
+}
+
 }  // namespace ncclscope::parse_internal

@@ -704,7 +704,8 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
   if (!trimmed.empty() && trimmed.front() == 'l' &&
-      parse_internal::ParseLibfabricLog(trimmed, &ctx, &event->data)) {
+      (parse_internal::ParseLibfabricLog(trimmed, &ctx, &event->data) ||
+       parse_internal::ParseVerbsWarning(trimmed, &ctx, &event->data))) {
     return ParseOutcome::kEvent;
   }
   // An error trail pasted without NCCL's head (`transport/nvls.cc:401 -> 1` under a headless

@@ -17,6 +17,20 @@ bool ReadInterface(std::string_view item, bool ib, NetInterface* out) {
   std::string_view rest = c.rest();
   size_t colon = rest.find(':');
   if (colon == 0 || colon == std::string_view::npos) return false;
+  // An alias interface keeps its label in the name ("eno1:avahi:169.254.1.2", "eth0:1:10.0.0.5"):
+  // what follows the label is an IPv4 address (dots, no further colon), which an IPv6 address's
+  // first group never is followed by.
+  if (!ib) {
+    for (size_t next = rest.find(':', colon + 1); next != std::string_view::npos;
+         next = rest.find(':', colon + 1)) {
+      const std::string_view after = rest.substr(next + 1);
+      if (next == colon + 1 || after.find(':') != std::string_view::npos ||
+          after.find('.') == std::string_view::npos) {
+        break;
+      }
+      colon = next;
+    }
+  }
   out->name = rest.substr(0, colon);
   std::string_view addr = rest.substr(colon + 1);
   if (ib) {

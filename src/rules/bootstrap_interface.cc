@@ -29,7 +29,7 @@ std::string BadInterface(std::string_view ifname, std::string_view addr) {
     return std::string(kTunnel);
   }
   if (ifname.starts_with("tun") || ifname.starts_with("tap")) return "a VPN/tun device";
-  if (addr.starts_with("169.254.")) return std::string(kLinkLocal);
+  if (addr.starts_with("169.254.") || ifname.ends_with(":avahi")) return std::string(kLinkLocal);
   if (addr.starts_with("fe80:") || addr.starts_with("FE80:")) return std::string(kLinkLocal6);
   return "";
 }

@@ -104,6 +104,22 @@ constexpr KnownMessage kGpuEntries[] = {
      "later and RCCL: \"cudaArch %d ncclMaxSharedMem %d exceeds ...\", WARN)",
      {"NCCL INFO ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856",
       "NCCL WARN cudaArch 940 ncclMaxSharedMem 32832 exceeds device/fn maxSharedMem 32768"}},
+    {"nvml-peer-gpu-not-visible", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
+     {"nvmlDeviceGetHandleByPciBusId() failed: Not Found"},
+     {},
+     "A GPU that NCCL counts on this node is not visible here (NVML cannot find its bus id)",
+     "NCCL took the ranks of this node to share one host (same host hash) and looked up a peer's "
+     "GPU by its PCI bus id to build the node's topology, but this process's container or "
+     "cgroup does not see that GPU: the communicator's init fails.",
+     {"the ranks of one node run in several containers or pods that each see only their own "
+      "GPUs (one pod per GPU, NVIDIA_VISIBLE_DEVICES split between containers)",
+      "a GPU hidden from one process's container or cgroup only (the device plugin, "
+      "NVIDIA_VISIBLE_DEVICES; CUDA_VISIBLE_DEVICES does not hide GPUs from NVML)"},
+     "Run the ranks of a node in one container that sees all of its GPUs, or give each container "
+     "its own NCCL_HOSTID so NCCL treats them as separate hosts (traffic then goes over the "
+     "network); check `nvidia-smi -L` inside every container.",
+     "all versions (misc/nvmlwrap.cc)",
+     {"misc/nvmlwrap.cc:187 NCCL WARN nvmlDeviceGetHandleByPciBusId() failed: Not Found"}},
     {"cuda-fabric-not-initialized", "cuda", "cuda-error", Severity::kError, FailureSide::kNone,
      {"system not yet initialized"},
      {},

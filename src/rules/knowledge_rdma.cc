@@ -48,6 +48,22 @@ constexpr KnownMessage kRdmaEntries[] = {
       "ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.216.210.236<49892> with "
       "status=12 opcode=32616 len=0 vendor err 129 (Recv)"}},
     // ---- Asynchronous events ---------------------------------------------------------------
+    {"verbs-provider-missing", "ib", "ib-error", Severity::kWarning, FailureSide::kNone,
+     {"no userspace device-specific driver found for"},
+     {},
+     "The RDMA device has no user-space driver here (rdma-core provider missing)",
+     "libibverbs sees the RDMA device but finds no user-space provider for it (libmlx5 for "
+     "Mellanox/NVIDIA NICs, libefa, ...): NCCL cannot open the device, so its IB transport "
+     "fails or NCCL falls back to sockets.",
+     {"a container image (Singularity/Apptainer, Docker) with libibverbs but without the "
+      "rdma-core providers (ibverbs-providers / libmlx5)",
+      "a provider built for another rdma-core version than the libibverbs that loads it"},
+     "Install the providers in the image (`ibverbs-providers` on Debian/Ubuntu, `rdma-core` / "
+     "`libibverbs` with `libmlx5` on RHEL), or bind-mount the host's /etc/libibverbs.d and "
+     "provider libraries; `ibv_devinfo` inside the container must list the device.",
+     "libibverbs (rdma-core) warning, all NCCL versions",
+     {"libibverbs: Warning: no userspace device-specific driver found for "
+      "/sys/class/infiniband_verbs/uverbs0"}},
     {"ib-device-without-pci", "ib", "ib-error", Severity::kWarning, FailureSide::kNone,
      {"Could not find real path of * (/sys/class/infiniband/"},
      {},

@@ -494,6 +494,9 @@ void NoteNodeWideCondition(RankFailure* f) {
 /// one is dropped either way so that it is not reported as a second, unidentified culprit.
 /// Lines between a rankless error and the exit line of its rank, when the lines have no times.
 constexpr uint64_t kRanklessNearLines = 8;
+/// The same for mpirun's "The first process to do so was: Process name: [[J,1],R]", which comes
+/// after a banner of about ten lines.
+constexpr uint64_t kMpirunReportLines = 20;
 
 /// Errors raised in Python (exceptions, NCCL errors) without a rank or pid printed in `from`'s
 /// input between its line and `to`'s: more than one, and several processes may have printed
@@ -548,15 +551,29 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
   };
   std::vector<RankFailure> kept;
   std::vector<bool> took(failures->size(), false);
+  const auto unranked = std::count_if(failures->begin(), failures->end(), [](const RankFailure& f) {
+    return f.rank < 0 && !f.fallout && f.first != nullptr;
+  });
   for (size_t n = 0; n < failures->size(); ++n) {
     RankFailure& f = (*failures)[n];
-    if (f.rank >= 0 || f.pid > 0 || f.fallout || f.first == nullptr) continue;
+    if (f.rank >= 0 || f.fallout || f.first == nullptr) continue;
+    // A process known by its pid only (nccl-tests' "HOST pid N: Test failure") is taken only by
+    // mpirun's report of the first process that failed, only when it is the one failure without
+    // a rank, and only where no time tells otherwise.
+    const bool pid_only = f.pid > 0;
     RankFailure* owner = nullptr;
     RankFailure* near = nullptr;
     RankFailure* same = nullptr;
     for (size_t m = 0; m < failures->size(); ++m) {
       RankFailure& g = (*failures)[m];
       if (m == n || (g.rank < 0 && g.pid <= 0) || g.fallout || g.first == nullptr) continue;
+      const bool mpirun_report = g.first->kind == IncidentKind::kExit &&
+                                 g.first->reporter == ExitReporter::kMpirun && g.rank >= 0;
+      if (pid_only && (unranked > 1 || !mpirun_report || !weak(g) || (g.pid > 0 && g.pid != f.pid) ||
+                       (!g.host.empty() && !f.host.empty() && g.host != f.host) ||
+                       f.first->time || g.first->time)) {
+        continue;
+      }
       if (f.first->time && g.first->time) {
         if (std::abs(*g.first->time - *f.first->time) > kRanklessNearNanos) continue;
         if (near == nullptr) near = &g;
@@ -566,9 +583,11 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
         // 1) local_rank: 0"). Only such an exit takes it; nothing else is assumed to be near.
         const Evidence& e = f.first->evidence;
         const Evidence& x = g.first->evidence;
-        if (e.source != x.source || x.line < e.line || x.line - e.line > kRanklessNearLines) {
-          continue;
-        }
+        // mpirun's report of the first failed process comes after its banner of several lines;
+        // over that distance it is taken only by the one failure without a rank.
+        const uint64_t window =
+            mpirun_report && unranked == 1 ? kMpirunReportLines : kRanklessNearLines;
+        if (e.source != x.source || x.line < e.line || x.line - e.line > window) continue;
         // Several processes' errors before one exit line: which one is that rank's is not
         // known.
         if (RanklessErrorsBetween(view, e, x) > 1) continue;
@@ -589,6 +608,8 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
       owner->cls = f.cls;
       owner->what = f.what;
       owner->detail = f.detail;
+      if (owner->host.empty()) owner->host = f.host;
+      if (owner->pid <= 0) owner->pid = f.pid;
       owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
       if (AttemptView::Before(f.first, owner->first)) owner->first = f.first;
     }

@@ -60,5 +60,21 @@ TEST(LibfabricLog, LinesThatOnlyLookLikeItAreNotRead) {
   }
 }
 
+TEST(VerbsWarning, LibibverbsWarningIsANotice) {
+  // NVIDIA/nccl-tests#41: libibverbs in a Singularity image without the mlx5 provider.
+  testing::Parsed p = ParseOne(
+      "libibverbs: Warning: no userspace device-specific driver found for "
+      "/sys/class/infiniband_verbs/uverbs0");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  const auto* n = std::get_if<Notice>(&p.event.data);
+  ASSERT_NE(n, nullptr) << EventTypeName(p.event.data);
+  EXPECT_EQ(n->message,
+            "no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0");
+  EXPECT_EQ(p.event.ctx.level, Level::kVerbs);
+  // Anything else that starts with the library's name is not its warning.
+  testing::Parsed q = ParseOne("libibverbs: version 1.14");
+  EXPECT_NE(q.outcome, ParseOutcome::kEvent);
+}
+
 }  // namespace
 }  // namespace ncclscope

@@ -24,6 +24,23 @@ TEST(Bootstrap, AllVersionForms) {
   EXPECT_EQ(c.interfaces[0].address, "192.0.2.2<0>");
 }
 
+TEST(Bootstrap, AliasInterfaceKeepsItsLabel) {
+  // NVIDIA/nccl-tests#162: avahi-autoipd's alias; an IPv6 address's colons stay the address's.
+  auto a = ParseAs<BootstrapInterface>(Info("Bootstrap : Using eno1:avahi:169.254.7.1<0>"));
+  ASSERT_EQ(a.interfaces.size(), 1u);
+  EXPECT_EQ(a.interfaces[0].name, "eno1:avahi");
+  EXPECT_EQ(a.interfaces[0].address, "169.254.7.1<0>");
+  auto b = ParseAs<BootstrapInterface>(Info("Bootstrap : Using eth0:1:10.0.0.5<0>"));
+  EXPECT_EQ(b.interfaces[0].name, "eth0:1");
+  auto c = ParseAs<BootstrapInterface>(
+      Info("Bootstrap : Using [0]eno4:10.3.68.117<0> [1]vethe94aab9:fe80::a0b1:ff:fe00:1%vethe94aab9<0>"));
+  ASSERT_EQ(c.interfaces.size(), 2u);
+  EXPECT_EQ(c.interfaces[1].name, "vethe94aab9");
+  EXPECT_EQ(c.interfaces[1].address, "fe80::a0b1:ff:fe00:1%vethe94aab9<0>");
+  auto d = ParseAs<BootstrapInterface>(Info("Bootstrap : Using ib0:::ffff:10.1.2.3<0>"));
+  EXPECT_EQ(d.interfaces[0].name, "ib0");
+}
+
 struct PluginCase {
   const char* body;
   const char* kind;

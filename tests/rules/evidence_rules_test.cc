@@ -283,6 +283,19 @@ TEST(EvidenceRules, LinkLocalSocketInterfaceOfTheSocketTransportIsAWarning) {
   EXPECT_TRUE(Has(f->message, "IPv6 link-local")) << f->message;
 }
 
+TEST(EvidenceRules, AvahiAliasInterfaceIsLinkLocalEvenWithItsAddressMasked) {
+  // nccl-tests#162: avahi-autoipd's alias is a 169.254 address; the paste masked it.
+  AnalysisResult r = AnalyzeText(
+      "beijing:47853:47853 [0] NCCL INFO Bootstrap : Using eno1:avahi:xxx.xxx.xxx.xxx<0>\n");
+  const Finding* f = FindingOf(r, "bootstrap-interface");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(Has(f->message, "eno1:avahi")) << f->message;
+  EXPECT_TRUE(Has(f->message, "link-local")) << f->message;
+  AnalysisResult alias = AnalyzeText(
+      "beijing:47853:47853 [0] NCCL INFO Bootstrap : Using eno1:1:10.2.0.7<0>\n");
+  EXPECT_EQ(FindingOf(alias, "bootstrap-interface"), nullptr);
+}
+
 TEST(EvidenceRules, TorchxPrefixedLastErrorNamesTheMissingInterface) {
   // nccl#1837: TorchX `[role|replica]:` prefixes, NCCL_SOCKET_IFNAME=eth2 matching nothing.
   AnalysisResult r = AnalyzeText(

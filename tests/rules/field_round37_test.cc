@@ -79,5 +79,65 @@ TEST(FieldRound39, RanksOwnCudaErrorKeepsHighConfidence) {
   EXPECT_EQ(r.root_cause.cause.confidence, Confidence::kHigh) << r.root_cause.cause.reasoning;
 }
 
+// NVIDIA/nccl-tests#41: the verbs library finds the NIC but not its user-space provider.
+TEST(FieldRound43, MissingVerbsProviderIsAnIbWarning) {
+  const AnalysisResult r = AnalyzeText(
+      "libibverbs: Warning: no userspace device-specific driver found for "
+      "/sys/class/infiniband_verbs/uverbs0\n"
+      "ip-0AB85F07: Test NCCL failure common.cu:775 'internal error'\n");
+  const Finding* f = testing::FindingOf(r, "ib-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->title, "user-space driver")) << f->title;
+  // libibverbs' other warnings (a provider of another vendor that fails to load) say nothing.
+  const AnalysisResult other = AnalyzeText(
+      "libibverbs: Warning: couldn't load driver 'libhfi1verbs-rdmav34.so'\n");
+  EXPECT_EQ(testing::FindingOf(other, "ib-error"), nullptr);
+}
+
+// NVIDIA/nccl#1529: two containers of one node that each see only their GPUs.
+TEST(FieldRound43, PeerGpuNotVisibleToNvmlIsExplained) {
+  const AnalysisResult r = AnalyzeText(
+      "ucpe-resource033018034100:6897:7102 [2] misc/nvmlwrap.cc:187 NCCL WARN "
+      "nvmlDeviceGetHandleByPciBusId() failed: Not Found\n"
+      "ucpe-resource033018034100:6897:7102 [2] NCCL INFO graph/xml.cc:850 -> 2\n");
+  const Finding* f = testing::FindingOf(r, "cuda-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_TRUE(Has(f->fix, "NCCL_HOSTID")) << f->fix;
+}
+
+// NVIDIA/nccl-tests#165: nccl-tests names the failing host and pid; mpirun's report after its
+// banner names the rank that failed first.
+constexpr std::string_view kMpirunFirstFailure =
+    "majidnc24MPTXTH: Test CUDA failure common.cu:892 'invalid device ordinal'\n"
+    " .. majidnc24MPTXTH pid 9972: Test failure common.cu:842\n"
+    "--------------------------------------------------------------------------\n"
+    "Primary job  terminated normally, but 1 process returned\n"
+    "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+    "--------------------------------------------------------------------------\n"
+    "--------------------------------------------------------------------------\n"
+    "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+    "the job to be terminated. The first process to do so was:\n"
+    "\n"
+    "  Process name: [[25735,1],1]\n"
+    "  Exit code:    2\n"
+    "--------------------------------------------------------------------------\n";
+
+TEST(FieldRound44, MpirunsFirstFailedRankOwnsTheFailureOfAKnownPid) {
+  const AnalysisResult r = AnalyzeText(kMpirunFirstFailure);
+  EXPECT_TRUE(OneCulprit(r, 1, "majidnc24MPTXTH"));
+  // Two processes that failed before mpirun's report: which one is rank 1 is not known, so
+  // neither host is given rank 1.
+  std::string two(kMpirunFirstFailure);
+  two.insert(0,
+             "othernode: Test CUDA failure common.cu:892 'invalid device ordinal'\n"
+             " .. othernode pid 7001: Test failure common.cu:842\n");
+  const AnalysisResult both = AnalyzeText(two);
+  for (const Culprit& c : both.root_cause.cause.culprits) {
+    EXPECT_TRUE(c.rank != 1 || c.host.empty()) << c.host << ": " << both.root_cause.cause.reasoning;
+  }
+}
+
 }  // namespace
 }  // namespace ncclscope

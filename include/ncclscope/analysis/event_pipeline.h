@@ -65,6 +65,7 @@ class EventPipeline {
     switch (event.ctx.level) {
       case Level::kTorch:
       case Level::kLibfabric:
+      case Level::kVerbs:
         ++s->framework_lines;
         ++stats->framework_lines;
         if (event.ctx.text.find("NCCL") != std::string_view::npos) {

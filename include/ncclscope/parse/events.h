@@ -20,8 +20,11 @@
 namespace ncclscope {
 
 /// kTorch: PyTorch / torchelastic lines; kLibfabric: libfabric's own log lines (aws-ofi-nccl's
-/// fabric library).
-enum class Level : uint8_t { kNone, kVersion, kInfo, kWarn, kTrace, kCall, kTorch, kLibfabric };
+/// fabric library); kVerbs: libibverbs' own warnings (the RDMA user-space library NCCL's IB
+/// transport loads).
+enum class Level : uint8_t {
+  kNone, kVersion, kInfo, kWarn, kTrace, kCall, kTorch, kLibfabric, kVerbs
+};
 
 /// Where an event came from. host/pid/tid/dev are empty/0/-1 for lines without NCCL's prefix.
 /// A NCCL message without NCCL's `host:pid:tid` head (`[1] NCCL INFO ...`, a bare `NCCL INFO
