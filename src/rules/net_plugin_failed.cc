@@ -66,8 +66,6 @@ class NetPluginFailedRule : public BasicRule {
               Severity::kError, pi, n.evidence);
         } else if (n.kind == OfiKind::kInitFailed) {
           add("aws-ofi-nccl initialization failed", Severity::kError, pi, n.evidence);
-        } else if (n.kind == OfiKind::kGdrDisabled) {
-          add("aws-ofi-nccl disabled GPUDirect RDMA", Severity::kWarning, pi, n.evidence);
         } else if (n.kind == OfiKind::kProviderSelected && IsTcpProvider(n.value)) {
           // aws-ofi-nccl#803: EFA devices not passed into a container; the plugin settles for
           // libfabric's TCP provider. Between nodes that is a fallback to TCP sockets.

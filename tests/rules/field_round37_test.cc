@@ -139,5 +139,16 @@ TEST(FieldRound44, MpirunsFirstFailedRankOwnsTheFailureOfAKnownPid) {
   }
 }
 
+// aws/aws-ofi-nccl's "disabling GDR" is no plugin failure: the plugin runs, without GPUDirect
+// RDMA. One finding (no-gdrdma), not that and a "Network plugin failed" for the same lines.
+TEST(FieldRound43, OfiGdrDisabledIsNoGdrdmaOnly) {
+  const AnalysisResult r = AnalyzeText(
+      "ip-10-1-2-3:41:41 [0] NCCL INFO NET/OFI Could not disable CUDA API usage for HMEM, "
+      "disabling GDR\n"
+      "ip-10-1-2-3:41:41 [0] NCCL INFO NET/OFI Selected Provider is efa\n");
+  EXPECT_NE(testing::FindingOf(r, "no-gdrdma"), nullptr);
+  EXPECT_EQ(testing::FindingOf(r, "net-plugin-failed"), nullptr);
+}
+
 }  // namespace
 }  // namespace ncclscope
