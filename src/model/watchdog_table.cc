@@ -106,6 +106,13 @@ int WorldSize(const Job& job) {
 std::string HostPid(const Job& job, int process) {
   if (process < 0 || static_cast<size_t>(process) >= job.processes.size()) return "?";
   const Process& p = job.processes[process];
+  // A headless process (NCCL lines without their host:pid head): what the prefixes said, or the
+  // input it came from.
+  if (p.headless && p.pid == 0) {
+    if (p.hostname.starts_with('?'))
+      return "lines without a host:pid head in " + p.hostname.substr(1);
+    return p.hostname + ", pid not printed";
+  }
   return (p.hostname.empty() ? "?" : p.hostname) + " pid " + std::to_string(p.pid);
 }
 

@@ -150,5 +150,18 @@ TEST(FieldRound43, OfiGdrDisabledIsNoGdrdmaOnly) {
   EXPECT_EQ(testing::FindingOf(r, "net-plugin-failed"), nullptr);
 }
 
+// NVIDIA/nccl-tests#245: NCCL lines without their host:pid head; the report says so instead of
+// a made-up "?input pid 0".
+TEST(FieldRound40, HeadlessProcessIsNamedForWhatItIs) {
+  const AnalysisResult r = AnalyzeText(
+      "[0] NCCL INFO comm 0x2515e00 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1e0 commId "
+      "0x1c71981584deedae - Init START\n"
+      "[0] NCCL INFO Channel 00/02 :    0   1\n");
+  const Finding* f = testing::FindingOf(r, "init-incomplete");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(Has(f->message, "lines without a host:pid head in")) << f->message;
+  EXPECT_FALSE(Has(f->message, "pid 0")) << f->message;
+}
+
 }  // namespace
 }  // namespace ncclscope
