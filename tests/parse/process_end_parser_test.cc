@@ -276,6 +276,17 @@ TEST(Python, FatalSignalAndCppTerminate) {
   EXPECT_EQ(t.type, "c10::DistBackendError");
 }
 
+TEST(Python, TerminateGluedToATestRunnersStatusLine) {
+  // pytorch/pytorch#12744 (CircleCI, unittest -v): the test's stderr follows its name on one line.
+  auto t = ParseAs<Traceback>(
+      "test_broadcast_ops (__main__.ProcessGroupNCCLTest) ... terminate called after throwing an "
+      "instance of 'std::runtime_error'");
+  EXPECT_EQ(t.kind, TracebackKind::kCppTerminate);
+  EXPECT_EQ(t.type, "std::runtime_error");
+  // Prose that mentions the words is no terminate.
+  EXPECT_NE(ParseOne("see the docs ... about terminate handlers").outcome, ParseOutcome::kEvent);
+}
+
 TEST(Python, ProseAndSourceLinesStayQuiet) {
   EXPECT_EQ(ParseOne("Error: something went wrong").outcome, ParseOutcome::kNotNccl);
   EXPECT_EQ(ParseOne("MyError happened here").outcome, ParseOutcome::kNotNccl);
