@@ -303,6 +303,26 @@ bool ParseNet(std::string_view body, EventData* data) {
       return ParsePluginWords(body, data);
     case 'N':
       if (StartsWith(body, "NET/OFI ")) return ParseOfi(body, data);
+      if (StartsWith(body, "No network plugin found")) {  // 2.3: no libnccl-net.so
+        PluginEvent p;
+        p.kind = "NET";
+        p.action = PluginAction::kNotFound;
+        *data = p;
+        return true;
+      }
+      if (StartsWith(body, "Net/IB: call to devices() returned ")) {  // 2.3's IB device count
+        TextCursor c(body.substr(35));
+        int n = -1;
+        if (!c.ReadInt(&n) || !c.Eat(" device")) return false;
+        if (n == 0) {
+          IbDevices none;  // as "NET/IB : No device found."
+          none.none_found = true;
+          *data = std::move(none);
+        } else {
+          *data = KnownNoise{"ib"};  // the devices follow, one line each
+        }
+        return true;
+      }
       if (StartsWith(body, "NET/Plugin")) return ParsePluginSlash(body, data);
       if (StartsWith(body, "NET : Using interface")) {  // NCCL <= 2.4's socket interface
         BootstrapInterface b;

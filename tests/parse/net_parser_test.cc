@@ -41,6 +41,17 @@ TEST(Bootstrap, AliasInterfaceKeepsItsLabel) {
   EXPECT_EQ(d.interfaces[0].name, "ib0");
 }
 
+TEST(Net23, NoPluginAndIbDeviceCountLines) {
+  // horovod/horovod#685 (NCCL 2.3.7): the plugin and IB lines of that release.
+  auto p = ParseAs<PluginEvent>(Info("No network plugin found."));
+  EXPECT_EQ(p.kind, "NET");
+  EXPECT_EQ(p.action, PluginAction::kNotFound);
+  auto none = ParseAs<IbDevices>(Info("Net/IB: call to devices() returned 0 devices."));
+  EXPECT_TRUE(none.none_found);
+  auto some = ParseAs<KnownNoise>(Info("Net/IB: call to devices() returned 2 devices."));
+  EXPECT_EQ(some.family, "ib");
+}
+
 struct PluginCase {
   const char* body;
   const char* kind;
