@@ -79,6 +79,21 @@ constexpr KnownMessage kRdmaEntries[] = {
      "all versions (transport/net_ib.cc \"Could not find real path of %s (%s)\")",
      {"transport/net_ib.cc:115 NCCL WARN Could not find real path of rxe0 "
       "(/sys/class/infiniband/rxe0/device)"}},
+    {"ib-async-subnet-event", "ib", "ib-error", Severity::kWarning, FailureSide::kNone,
+     {"NET/IB*Got async event : client reregistration", "NET/IB*Got async event : port active",
+      "NET/IB*Got async event : LID change", "NET/IB*Got async event : P_Key change",
+      "NET/IB*Got async event : SM change", "NET/IB*Got async event : GID table change"},
+     {},
+     "The InfiniBand subnet manager changed this port's registration (an asynchronous event)",
+     "Not an error by itself: the subnet manager restarted, failed over or changed the port's "
+     "addressing and asked the clients to register again. NCCL up to 2.19 printed every "
+     "asynchronous event as a WARN; traffic goes on unless other IB errors follow.",
+     {"the subnet manager (opensm, UFM) restarted or failed over to another node",
+      "a link that flapped, or a fabric reconfiguration"},
+     "Nothing, if no other IB error follows. If jobs fail at the same moment, check the subnet "
+     "manager's log for restarts and the switch ports for flapping links.",
+     "≤2.19.4 \"NET/IB : Got async event : %s\" (every event, fatal or not)",
+     {"transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : client reregistration"}},
     {"ib-async-fatal", "ib", "ib-error", Severity::kError, FailureSide::kNone,
      {"NET/IB*async fatal event", "NET/IB*Got async error event", "NET/IB*Got async event"},
      {},

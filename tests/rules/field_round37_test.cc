@@ -163,5 +163,24 @@ TEST(FieldRound40, HeadlessProcessIsNamedForWhatItIs) {
   EXPECT_FALSE(Has(f->message, "pid 0")) << f->message;
 }
 
+// deepspeedai/DeepSpeedExamples#310: NCCL up to 2.19 printed every IB asynchronous event as a
+// WARN; the subnet manager's re-registration is no device failure.
+TEST(FieldRound47, SubnetManagerEventIsAWarningNotADeviceError) {
+  const AnalysisResult r = AnalyzeText(
+      "gpu1:5021:5386 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : client "
+      "reregistration\n");
+  const Finding* f = testing::FindingOf(r, "ib-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(Has(f->title, "subnet manager")) << f->title;
+  // A fatal event of the same era stays an error.
+  const AnalysisResult fatal = AnalyzeText(
+      "gpu1:5021:5386 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
+      "error\n");
+  const Finding* g = testing::FindingOf(fatal, "ib-error");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->severity, Severity::kError);
+}
+
 }  // namespace
 }  // namespace ncclscope
