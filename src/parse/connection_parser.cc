@@ -65,17 +65,25 @@ bool ParseConnection(std::string_view body, EventData* data) {
 }
 
 bool ParseBareNetConnection(std::string_view body, EventData* data) {
-  // NCCL before 2.3 (netRecvSetup): "7 -> 8 via NET/Socket/0", printed by the receiving rank
-  // (the second), once per ring, without the ring's number.
+  // NCCL before 2.3, once per ring, without the ring's number: "7 -> 8 via NET/Socket/0"
+  // (netRecvSetup, printed by the receiving rank, the second) and, printed by the sending rank,
+  // "0[5223] -> 1[5224] via direct shared memory" (the pids in brackets) or "0[0] -> 1[1] via
+  // P2P/IPC" (the devices). The bracketed numbers are not kept: they are not always devices.
   TextCursor c(body);
   Connection conn;
-  if (!IsDigit(c.Peek()) || !c.ReadInt(&conn.src_rank) || !c.Eat(" -> ") || !IsDigit(c.Peek()) ||
-      !c.ReadInt(&conn.dst_rank) || !c.Eat(" via ") || !StartsWith(c.rest(), "NET/")) {
+  auto skip_bracket = [&c] {
+    if (!c.Eat('[')) return true;
+    int ignored = 0;
+    return c.ReadInt(&ignored) && c.Eat(']');
+  };
+  if (!IsDigit(c.Peek()) || !c.ReadInt(&conn.src_rank) || !skip_bracket() || !c.Eat(" -> ") ||
+      !IsDigit(c.Peek()) || !c.ReadInt(&conn.dst_rank) || !skip_bracket() || !c.Eat(" via ")) {
     return false;
   }
   conn.kind = ConnKind::kRing;
-  conn.direction = ConnDirection::kReceive;
   conn.raw = Trim(c.rest());
+  if (conn.raw.empty()) return false;
+  conn.direction = StartsWith(conn.raw, "NET/") ? ConnDirection::kReceive : ConnDirection::kSend;
   conn.transport = ParseTransport(conn.raw);
   *data = conn;
   return true;

@@ -271,6 +271,9 @@ void Classify(RankFailure* f) {
     f->cls = s == 9 || s == 15 || s == 1 || s == 2 ? CauseClass::kProcessKilled
                                                    : CauseClass::kCrashSignal;
     f->what = fmt::format("{} {}", s == 9 || s == 15 ? "was killed by" : "died of", SignalText(s));
+    // SIGABRT with nothing else: PyTorch's watchdog takes a process down with it after a
+    // collective timed out or failed, as a C++ terminate does; which one, the input does not say.
+    if (s == 6) f->exit_code_only = true;
     if (oom || Contains(exit->message, "OOM") || Contains(exit->message, "Out Of Memory")) {
       f->what += fmt::format(": out of host memory ({})",
                              oom_by.empty() ? std::string("the OOM killer") : oom_by);
@@ -306,9 +309,12 @@ void Classify(RankFailure* f) {
   if (exit != nullptr && exit->exit_code) {
     f->cls = CauseClass::kPythonException;
     f->what = fmt::format("exited with code {} (no traceback in the input)", *exit->exit_code);
+    // Only the code is known: an exception is the likeliest reading of it, not a fact.
+    f->exit_code_only = true;
     if (exit->oom) {
       f->cls = CauseClass::kProcessKilled;
       f->what = fmt::format("exited with code {}: out of host memory (OOM)", *exit->exit_code);
+      f->exit_code_only = false;
     }
     return;
   }
@@ -372,6 +378,7 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
     const CauseClass c = ClassOfErrorText(h.own_error->message);
     if (f->cls != CauseClass::kCudaOom && f->cls != CauseClass::kCollectiveMismatch) {
       f->cls = c;
+      f->exit_code_only = false;
       f->what = fmt::format("reported an NCCL error: {}", Headline(h.own_error->message));
       // What ended the process afterwards (the framework's exception, an exit) reports this
       // error again: a consequence, kept as evidence.
@@ -608,6 +615,7 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
       owner->cls = f.cls;
       owner->what = f.what;
       owner->detail = f.detail;
+      owner->exit_code_only = f.exit_code_only;  // the error's class, no longer the exit code's
       if (owner->host.empty()) owner->host = f.host;
       if (owner->pid <= 0) owner->pid = f.pid;
       owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());

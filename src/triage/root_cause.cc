@@ -126,7 +126,9 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
   rc.what = head.what;
   rc.time = head.first->time;
   rc.time_text = head.first->time_text;
-  rc.confidence = head.rank >= 0 && !head.class_guessed ? Confidence::kHigh : Confidence::kMedium;
+  rc.confidence = head.rank >= 0 && !head.class_guessed && !head.exit_code_only
+                      ? Confidence::kHigh
+                      : Confidence::kMedium;
   std::vector<int> together;
   for (const RankFailure& f : failures) {
     if (f.fallout || f.cls != head.cls || f.signal != head.signal) continue;

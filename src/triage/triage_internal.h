@@ -51,6 +51,9 @@ struct RankFailure {
   /// saw its worker die), or the rank is where a failure showed rather than began (it could not
   /// reach rank 0's store): medium confidence at most.
   bool class_guessed = false;
+  /// The class rests on an exit code alone (python-exception from "exit code 1"): medium
+  /// confidence at most, unless several ranks ended the same way at once.
+  bool exit_code_only = false;
   std::string stale_comm;
 };
 

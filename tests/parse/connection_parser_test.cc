@@ -190,11 +190,29 @@ TEST(BareNetConnection, Pre23ReceiverLineIsAConnection) {
   EXPECT_EQ(c.transport.type, TransportType::kNET);
 }
 
+TEST(BareNetConnection, Pre23SenderLinesOfShmAndP2pAreConnections) {
+  // horovod/horovod#1171 (NCCL 2.2.13): the sending rank prints its SHM hop with the pids in
+  // brackets, and its P2P hops with the devices; the bracketed numbers are not kept as devices.
+  const testing::Parsed shm = testing::ParseOne(
+      "g2-nasp:5224:5292 [1] INFO 1[5224] -> 0[5223] via direct shared memory");
+  ASSERT_EQ(EventTypeName(shm.event.data), "connection");
+  const auto& c = std::get<Connection>(shm.event.data);
+  EXPECT_EQ(c.src_rank, 1);
+  EXPECT_EQ(c.dst_rank, 0);
+  EXPECT_EQ(c.direction, ConnDirection::kSend);
+  EXPECT_TRUE(c.src_dev.empty());
+  EXPECT_EQ(c.transport.type, TransportType::kSHM);
+  const testing::Parsed p2p = testing::ParseOne("h:1:1 [0] NCCL INFO 7 -> 8 via P2P/IPC");
+  ASSERT_EQ(EventTypeName(p2p.event.data), "connection");
+  EXPECT_EQ(std::get<Connection>(p2p.event.data).transport.type, TransportType::kP2P);
+}
+
 TEST(BareNetConnection, OtherDigitLedBodiesAreNotConnections) {
   for (std::string_view body :
        {"h:1:1 [0] NCCL INFO 24 coll channels, 0 nvls channels, 32 p2p channels, 32 p2p channels "
         "per peer",
-        "h:1:1 [0] NCCL INFO 7 -> 8 via P2P/IPC"}) {
+        "h:1:1 [0] NCCL INFO 7 -> 8 via ",
+        "h:1:1 [0] NCCL INFO 7[x] -> 8 via P2P/IPC"}) {
     const testing::Parsed p = testing::ParseOne(body);
     EXPECT_NE(EventTypeName(p.event.data), "connection") << body;
   }

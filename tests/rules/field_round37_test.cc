@@ -182,5 +182,29 @@ TEST(FieldRound47, SubnetManagerEventIsAWarningNotADeviceError) {
   EXPECT_EQ(g->severity, Severity::kError);
 }
 
+// pytorch/pytorch#134006 and verl-project/verl#1158: torchrun names the rank and its exit code
+// or signal, and nothing says why. The rank is certain; its class is a reading of a code.
+TEST(FieldRound50, AnExitCodeOrAbortAloneIsMediumConfidence) {
+  const AnalysisResult code = AnalyzeText(
+      "E0820 11:37:36.000000 793000 torch/distributed/elastic/multiprocessing/api.py:833] failed "
+      "(exitcode: 1) local_rank: 0 (pid: 793062) of binary: /usr/bin/python\n"
+      "[rank0]:[E820 11:47:24.069865760 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=2, OpType=_ALLGATHER_BASE, NumelIn=1, "
+      "NumelOut=2, Timeout(ms)=600000) ran for 600009 milliseconds before timing out.\n");
+  EXPECT_EQ(code.root_cause.cause.confidence, Confidence::kMedium)
+      << code.root_cause.cause.reasoning;
+  const AnalysisResult abort = AnalyzeText(
+      "E0509 03:30:01.000000 140 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+      "(exitcode: -6) local_rank: 1 (pid: 2201) of binary: /usr/bin/python3\n");
+  EXPECT_EQ(CauseClassName(abort.root_cause.cause.cls), "crash-signal");
+  EXPECT_EQ(abort.root_cause.cause.confidence, Confidence::kMedium)
+      << abort.root_cause.cause.reasoning;
+  // A SIGKILL is what it is: high.
+  const AnalysisResult kill = AnalyzeText(
+      "E0509 03:30:01.000000 140 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+      "(exitcode: -9) local_rank: 1 (pid: 2201) of binary: /usr/bin/python3\n");
+  EXPECT_EQ(kill.root_cause.cause.confidence, Confidence::kHigh) << kill.root_cause.cause.reasoning;
+}
+
 }  // namespace
 }  // namespace ncclscope
