@@ -245,6 +245,12 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
       return true;
     }
   }
+  // vLLM's note of which NCCL library it loads ("Found nccl from library libnccl.so.2", "...
+  // from environment variable VLLM_NCCL_SO_PATH=..."): nothing the analysis uses.
+  if (StartsWith(msg, "Found nccl from ") || Has(msg, "] Found nccl from ")) {
+    *data = KnownNoise{"torch"};
+    return true;
+  }
   if (Has(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
     // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.

@@ -60,6 +60,7 @@ constexpr NoisePrefix kNoise[] = {
     {"ncclTopoPopulateNics", "topology"},
     {"ncclTopoGetCpuAffinity", "topology"},
     {"ncclTopo", "topology"},
+    {"Attribute ", "topology"},  // XML topology: "Attribute coll of node net not found"
     {"Could not get speed from", "topology"},
     {"Could not find real path", "topology"},
     {"Could not find node", "topology"},
@@ -107,6 +108,7 @@ constexpr NoisePrefix kNoise[] = {
     {"Init config", "init"},
     {"ncclCommInitRank", "init"},
     {"Launch mode", "init"},
+    {"Bootstrap: env ", "init"},  // 2.29: the NCCL_COMM_ID root address "Bootstrap: env IP:PORT"
     {"NCCL_", "env"},
     // Shared memory, host memory and buffer registration bookkeeping.
     {"Allocated ", "alloc"},

@@ -141,6 +141,25 @@ constexpr KnownMessage kConnectionEntries[] = {
      "all versions (socket.h / socket.cc: \"Net : Socket creation failed : %s\")",
      {"include/socket.h:318 NCCL WARN Net : Socket creation failed : Address family not "
       "supported by protocol"}},
+    {"unique-id-store-get-failed", "connection", "connection-error", Severity::kError,
+     FailureSide::kNetworkPath,
+     {"retrieving ncclUniqueId from * via c10d key-value store * got error"},
+     {},
+     "A rank could not fetch the NCCL unique id from the rank that creates it (c10d store)",
+     "PyTorch passes NCCL's unique id from the group's first rank to the others through the c10d "
+     "key-value store; this rank's read of it failed, so the communicator was never created. "
+     "The store's error says how: the store's host went away, or its address is not usable "
+     "(\"failed to format addr, unknown family\").",
+     {"the rank that creates the id (rank 0 of the group) crashed or exited, or is on a host "
+      "this rank cannot reach",
+      "a custom process group (an RLHF weight-update group) created with a store or address "
+      "that is not valid on this host"},
+     "Look at the group's rank 0 first: its own log says whether it ended; then check "
+     "MASTER_ADDR/MASTER_PORT (or the init_method URL) of that group from this host.",
+     "PyTorch 2.2+ (ProcessGroupNCCL::broadcastUniqueNCCLID)",
+     {"[1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d "
+      "key-value store by key '0', but store->get('0') got error: failed to format addr, unknown "
+      "family=0"}},
     {"conn-retrying", "connection", "connection-error", Severity::kWarning,
      FailureSide::kNetworkPath,
      {"connect to * returned * retrying", "Connect to * failed * retrying",

@@ -207,6 +207,15 @@ TEST(LocatedMessage, ProgressBarGluedToTheEndIsCut) {
   EXPECT_EQ(got[0].type, "cuda_driver_version");
 }
 
+TEST(LocatedMessage, TopologyAttributeAndCommIdBootstrapLinesAreKnownNoise) {
+  // NVIDIA/nccl-tests#100 (XML topology) and NVIDIA/nccl#2047 (2.29, NCCL_COMM_ID).
+  auto got = ParseLines({"node2:1208:1249 [0] NCCL INFO Attribute coll of node net not found",
+                         "VM-16-2-ubuntu:20184:20184 [0] NCCL INFO Bootstrap: env 172.17.16.2:12340"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].type, "known_noise");
+  EXPECT_EQ(got[1].type, "known_noise");
+}
+
 TEST(LocatedMessage, PytorchLogLinesNoParserReadsAreKnown) {
   auto got = ParseLines({"[W1121 13:40:45.840050764 ProcessGroupNCCL.cpp:1575] Warning: WARNING: "
                          "destroy_process_group() was not called before program exit",

@@ -206,5 +206,18 @@ TEST(FieldRound50, AnExitCodeOrAbortAloneIsMediumConfidence) {
   EXPECT_EQ(kill.root_cause.cause.confidence, Confidence::kHigh) << kill.root_cause.cause.reasoning;
 }
 
+// sgl-project/sglang#4096: a weight-update group whose rank 1 cannot read the NCCL unique id
+// from rank 0's c10d store; no NCCL line at all, and still a connection error with its fix.
+TEST(FieldRound52, UniqueIdStoreReadFailureIsAConnectionError) {
+  const AnalysisResult r = AnalyzeText(
+      "0: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving "
+      "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+      "failed to format addr, unknown family=0\n");
+  const Finding* f = testing::FindingOf(r, "connection-error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_TRUE(Has(f->fix, "rank 0")) << f->fix;
+}
+
 }  // namespace
 }  // namespace ncclscope
