@@ -142,7 +142,7 @@ constexpr KnownMessage kConnectionEntries[] = {
      {"include/socket.h:318 NCCL WARN Net : Socket creation failed : Address family not "
       "supported by protocol"}},
     {"unique-id-store-get-failed", "connection", "connection-error", Severity::kError,
-     FailureSide::kNetworkPath,
+     FailureSide::kNone,
      {"retrieving ncclUniqueId from * via c10d key-value store * got error"},
      {},
      "A rank could not fetch the NCCL unique id from the rank that creates it (c10d store)",
@@ -159,7 +159,8 @@ constexpr KnownMessage kConnectionEntries[] = {
      "PyTorch 2.2+ (ProcessGroupNCCL::broadcastUniqueNCCLID)",
      {"[1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d "
       "key-value store by key '0', but store->get('0') got error: failed to format addr, unknown "
-      "family=0"}},
+      "family=0"},
+     true},  // a wrapper: the store's own error ("Connection reset by peer") says more
     {"conn-retrying", "connection", "connection-error", Severity::kWarning,
      FailureSide::kNetworkPath,
      {"connect to * returned * retrying", "Connect to * failed * retrying",

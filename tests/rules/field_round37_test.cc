@@ -217,6 +217,14 @@ TEST(FieldRound52, UniqueIdStoreReadFailureIsAConnectionError) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kError);
   EXPECT_TRUE(Has(f->fix, "rank 0")) << f->fix;
+  // When the store's error says how (its host reset the connection: it died), that says more.
+  const AnalysisResult reset = AnalyzeText(
+      "RuntimeError: [14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] "
+      "via c10d key-value store by key '0', but store->get('0') got error: Connection reset by "
+      "peer\n");
+  const Finding* g = testing::FindingOf(reset, "connection-error");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(Has(g->title, "peer died")) << g->title;
 }
 
 }  // namespace
