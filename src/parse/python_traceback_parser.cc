@@ -56,8 +56,11 @@ bool ParsePythonLine(std::string_view line, bool indented, EventData* data) {
   // A test runner's status line with the process's own stderr glued on (unittest -v:
   // "test_broadcast_ops (__main__.ProcessGroupNCCLTest) ... terminate called after throwing an
   // instance of 'std::runtime_error'"): the abort is the test process's.
+  // Such a line ends in the quoted type, which keeps the search off every other line.
   constexpr std::string_view kGluedTerminate = " ... terminate called after throwing an instance";
-  if (const size_t at = t.find(kGluedTerminate); at != std::string_view::npos) t = t.substr(at + 5);
+  if (t.back() == '\'') {
+    if (const size_t at = t.find(kGluedTerminate); at != std::string_view::npos) t = t.substr(at + 5);
+  }
   switch (t.front()) {
     case 'F':
       if (StartsWith(t, "File \"") && indented) {

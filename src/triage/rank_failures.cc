@@ -505,17 +505,20 @@ constexpr uint64_t kRanklessNearLines = 8;
 /// after a banner of about ten lines.
 constexpr uint64_t kMpirunReportLines = 20;
 
+/// An error raised in Python or by a framework: an exception or an NCCL error.
+bool IsRaisedError(const Incident& i) {
+  return i.kind == IncidentKind::kNcclError || i.kind == IncidentKind::kException;
+}
+
 /// Errors raised in Python (exceptions, NCCL errors) without a rank or pid printed in `from`'s
 /// input between its line and `to`'s: more than one, and several processes may have printed
 /// them.
 int RanklessErrorsBetween(const AttemptView& view, const Evidence& from, const Evidence& to) {
   int n = 0;
   for (const Incident* i : view.incidents) {
-    const bool raised =
-        i->kind == IncidentKind::kNcclError || i->kind == IncidentKind::kException;
     const Evidence& e = i->evidence;
-    n += raised && i->rank < 0 && i->pid <= 0 && e.source == from.source && e.line >= from.line &&
-                 e.line <= to.line
+    n += IsRaisedError(*i) && i->rank < 0 && i->pid <= 0 && e.source == from.source &&
+                 e.line >= from.line && e.line <= to.line
              ? 1
              : 0;
   }
@@ -524,11 +527,8 @@ int RanklessErrorsBetween(const AttemptView& view, const Evidence& from, const E
 
 /// Whether two raised errors (exceptions, NCCL errors) state the same non-empty error text.
 bool SameErrorText(const Incident& a, const Incident& b) {
-  auto raised = [](const Incident& i) {
-    return i.kind == IncidentKind::kNcclError || i.kind == IncidentKind::kException;
-  };
   const std::string_view ta = TrimWhitespace(a.message), tb = TrimWhitespace(b.message);
-  return raised(a) && raised(b) && !ta.empty() && ta == tb;
+  return IsRaisedError(a) && IsRaisedError(b) && !ta.empty() && ta == tb;
 }
 
 /// Whether a rank's NCCL watchdog reports the same error as `error` (an exception raised in
@@ -621,11 +621,14 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
       owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
       if (AttemptView::Before(f.first, owner->first)) owner->first = f.first;
     }
-    if (owner == nullptr && near == nullptr && same == nullptr && !f.first->time &&
-        RanksWatchdogReportsSameError(view, *f.first)) {
-      same = &f;  // that rank's NCCL error names the process; it is the failure reported
+    // Else a rank's watchdog may report the same error: that rank's NCCL error names the process
+    // and is the failure reported, so this copy goes.
+    const bool reported_by_watchdog = owner == nullptr && near == nullptr && same == nullptr &&
+                                      !f.first->time &&
+                                      RanksWatchdogReportsSameError(view, *f.first);
+    if (owner != nullptr || near != nullptr || same != nullptr || reported_by_watchdog) {
+      f.first = nullptr;  // absorbed
     }
-    if (owner != nullptr || near != nullptr || same != nullptr) f.first = nullptr;  // absorbed
   }
   for (RankFailure& f : *failures) {
     if (f.first != nullptr) kept.push_back(std::move(f));
