@@ -70,16 +70,20 @@ int ProxyServiceRank(std::string_view message) {
   return static_cast<int>(service);
 }
 
+/// The rank whose digits start at s[at] and end right before `next`; -1 if the text is not
+/// that, or the number is too large to be a rank.
+int RankFollowedBy(std::string_view s, size_t at, char next) {
+  int64_t rank = -1;
+  if (!ReadNumber(s, &at, &rank) || at >= s.size() || s[at] != next) return -1;
+  return rank <= 1000000 ? static_cast<int>(rank) : -1;
+}
+
 /// "Invalid rank requested : 1/1" (init.cc): the rank the printing process asked to be, out of
 /// the communicator's size; -1 for any other message.
 int InvalidRankRequested(std::string_view message) {
   constexpr std::string_view kInvalid = "Invalid rank requested : ";
   const size_t at = message.find(kInvalid);
-  if (at == std::string_view::npos) return -1;
-  size_t i = at + kInvalid.size();
-  int64_t rank = -1;
-  if (!ReadNumber(message, &i, &rank) || i >= message.size() || message[i] != '/') return -1;
-  return rank <= 1000000 ? static_cast<int>(rank) : -1;
+  return at == std::string_view::npos ? -1 : RankFollowedBy(message, at + kInvalid.size(), '/');
 }
 
 /// "1 (local_rank: 1)" → 1, 1; "-9 (pid: 631)" → -9, 631.
@@ -174,10 +178,7 @@ int UniqueIdFetcherRank(std::string_view message) {
       message.find("] is setting up NCCL communicator") == std::string_view::npos) {
     return -1;
   }
-  size_t k = 1;
-  int64_t rank = -1;
-  if (!ReadNumber(message, &k, &rank) || k >= message.size() || message[k] != ']') return -1;
-  return rank <= 1000000 ? static_cast<int>(rank) : -1;
+  return RankFollowedBy(message, 1, ']');
 }
 
 /// The rank an application's own NCCL check names at the end of its message ("... at line: 86
