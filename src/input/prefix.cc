@@ -114,10 +114,14 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
   using namespace prefix_internal;  // NOLINT(build/namespaces): the matchers of this family
   if (s.empty()) return 0;
   const char c = s[0];
-  if (c == '[') return MatchBracket(s, meta);
+  if (c == '[') {
+    if (size_t n = MatchLoggerHead(s, meta)) return n;
+    return MatchBracket(s, meta);
+  }
   if (c == '(') return MatchParenIdentity(s, meta);
   if (IsDigit(c)) {
     if (size_t n = MatchTimestamp(s, meta)) return n;
+    if (size_t n = MatchLoggerHead(s, meta)) return n;
     if (size_t n = MatchDateTimeBeforePrefix(s, meta)) return n;
     if (size_t n = MatchSrun(s, meta)) return n;
     if (size_t n = MatchLineNumber(s, meta)) return n;
@@ -127,6 +131,7 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
   if (IsAlpha(c)) {
     if (c == 'E' && s.substr(0, 4) == "ESC[") return MatchEscLessSgr(s, meta);
     if (size_t n = MatchSyslog(s, meta)) return n;
+    if (size_t n = MatchLoggerHead(s, meta)) return n;
     if (size_t n = MatchSyslogTail(s, meta)) return n;
     if (c == 's') {
       if (size_t n = MatchStreamName(s)) return n;

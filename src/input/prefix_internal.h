@@ -1,6 +1,7 @@
 // The prefix matchers behind StripStackedPrefixes, one family per file:
 //   prefix_time.cc      timestamps first: kubectl --timestamps, CloudWatch, GitLab, Loki, syslog
 //   prefix_launcher.cc  launchers: torchrun, PyTorch, mpirun, horovod, srun, pdsh, Ray/SkyPilot
+//   prefix_logger.cc    Python loggers' heads: vLLM, DeepSpeed, Hugging Face, loguru, logging
 //   prefix_collector.cc collectors and paste damage: docker compose, journald/syslog tails,
 //                       markdown quotes, line numbers, ANSI colour codes that lost their ESC
 // Each matcher looks at the start of the text only, returns the length of the prefix it
@@ -55,6 +56,13 @@ size_t MatchSyslog(std::string_view s, LineMeta* meta);
 size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta);
 /// A build server's clock before each line, `[11:00:17]` and a tab or blank (TeamCity).
 size_t MatchBracketedClock(std::string_view s, LineMeta* meta);
+
+// ---- prefix_logger.cc -------------------------------------------------------------------------
+/// A Python logger's head before a framework message: vLLM `ERROR 08-05 14:13:44 [file.py:N] `,
+/// DeepSpeed `[DATE CLOCK] [INFO] [file.py:N:func] `, Hugging Face `[INFO|file.py:N] DATE CLOCK
+/// >> `, loguru `DATE CLOCK | ERROR | mod:func:N - `, logging `DATE CLOCK - name - ERROR - `, or
+/// a level word behind a timestamp an earlier prefix of the line took. 0 if none.
+size_t MatchLoggerHead(std::string_view s, LineMeta* meta);
 
 // ---- prefix_launcher.cc -----------------------------------------------------------------------
 /// Prefixes starting with '[': kubectl `[pod/NAME/CONTAINER] `, mpirun `[1,3]<stdout>:`, horovod

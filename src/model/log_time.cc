@@ -96,6 +96,14 @@ std::optional<LogTime> ParseLogTime(std::string_view s) {
     t.day = day;
     return t;
   }
+  // vLLM's logger: MM-DD HH:MM:SS[.frac]
+  if (Digits(s, 0, 2, &month) && s.size() > 6 && s[2] == '-' && Digits(s, 3, 2, &day) &&
+      s[5] == ' ') {
+    if (!ValidDate(month, day) || !ClockAt(s, 6, &t)) return std::nullopt;
+    t.month = month;
+    t.day = day;
+    return t;
+  }
   // c10/glog: [E]MMDD HH:MM:SS.frac
   std::string_view g = s;
   if (g.size() > 1 && std::isalpha(static_cast<unsigned char>(g[0])) &&

@@ -29,9 +29,11 @@ bool ParseDeepSpeed(std::string_view msg, EventData* data) {
     *data = e;
     return true;
   }
-  const size_t k = msg.find("] Killing subprocess ");
+  // Behind its logger head, or without it once the input layer took the head off.
+  constexpr std::string_view kKilling = "Killing subprocess ";
+  const size_t k = StartsWith(msg, kKilling) ? 0 : msg.find("] Killing subprocess ");
   if (k != std::string_view::npos) {
-    std::string_view pid = Trim(msg.substr(k + 21));
+    std::string_view pid = Trim(msg.substr(k == 0 ? kKilling.size() : k + 2 + kKilling.size()));
     int64_t v = 0;
     if (!ParseWhole(pid, &v)) return false;
     *data = LauncherEvent{LauncherKind::kKillSent, {}, pid};

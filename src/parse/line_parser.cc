@@ -72,6 +72,10 @@ struct LineParser::State {
   uint32_t cut_source = 0;
   uint64_t cut_line = 0;
   std::string joined;    ///< cut + its continuation: the text of the joined event.
+  /// The last Python traceback frame line (`  File "x.py", line 257, in f`): the indented line
+  /// right after it is the frame's source code.
+  uint32_t frame_source = 0;
+  uint64_t frame_line = 0;
   /// A PyTorch watchdog line a paste wrapped before its end (IsCutWatchdogText), and where.
   std::string torch_cut;
   uint32_t torch_cut_source = 0;
@@ -702,7 +706,14 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     state_->last_error_wait = State::kLastErrorWait;
     return ParseOutcome::kNotNccl;
   }
-  if (parse_internal::ParseFramework(text, &ctx, &event->data)) return ParseOutcome::kEvent;
+  if (parse_internal::ParseFramework(text, &ctx, &event->data)) {
+    if (const auto* tb = std::get_if<Traceback>(&event->data);
+        tb != nullptr && tb->kind == TracebackKind::kFrame) {
+      state_->frame_source = line.source;
+      state_->frame_line = line.number;
+    }
+    return ParseOutcome::kEvent;
+  }
   if (!trimmed.empty() && trimmed.front() == 'l' &&
       (parse_internal::ParseLibfabricLog(trimmed, &ctx, &event->data) ||
        parse_internal::ParseVerbsWarning(trimmed, &ctx, &event->data))) {
@@ -725,7 +736,12 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     Dispatch(event);
     return ParseOutcome::kEvent;
   }
-  if (!MentionsNccl(text)) return ParseOutcome::kNotNccl;
+  // A C++ exception's what() from a check in a file named for NCCL (PaddlePaddle's "what():
+  // unhandled cuda error at [.../nccl_helper.h:70]") is read like one that names NCCL.
+  if (!MentionsNccl(text) &&
+      !(StartsWith(trimmed, "what():") && trimmed.find("nccl") != std::string_view::npos)) {
+    return ParseOutcome::kNotNccl;
+  }
   // An exception line pasted with a leading blank (` torch.distributed.DistBackendError: NCCL
   // error in: ...`): the framework parser takes indented text for traceback source, so it is
   // read again without the blanks when its first word names an exception.
@@ -786,6 +802,14 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     } else {
       event->data = KnownNoise{"env"};
     }
+    return ParseOutcome::kEvent;
+  }
+  // The indented source line under a traceback frame (`    raise RuntimeError(f"NCCL error:
+  // {error_str}")`): code that names NCCL, not a message.
+  if (text.front() == ' ' && state_->frame_line != 0 && state_->frame_line + 1 == line.number &&
+      state_->frame_source == line.source) {
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"traceback"};
     return ParseOutcome::kEvent;
   }
   event->data = Unrecognized{trimmed, /*mention=*/true};

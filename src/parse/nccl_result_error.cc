@@ -137,6 +137,15 @@ bool ParseNcclResultError(std::string_view msg, EventData* data) {
     const std::string_view reason = CutLocation(rest.substr(12), &where);
     return Emit(exception, where, reason, data);
   }
+  // RAFT (cuML, cuGraph on Dask): "RuntimeError: NCCL_ERROR: b'unhandled system error'".
+  if (StartsWith(rest, "NCCL_ERROR: ")) {
+    std::string_view reason = Trim(rest.substr(12));
+    if (reason.size() >= 3 && reason.front() == 'b' && (reason[1] == '\'' || reason[1] == '"') &&
+        reason.back() == reason[1]) {
+      reason = reason.substr(2, reason.size() - 3);
+    }
+    return Emit(exception, where, reason, data);
+  }
   // CuPy: "NcclError: NCCL_ERROR_UNHANDLED_CUDA_ERROR: unhandled cuda error".
   if (StartsWith(rest, "NCCL_ERROR_")) {
     const size_t colon = rest.find(": ");
@@ -156,7 +165,18 @@ std::string_view CutNcclVersion(std::string_view* text) {
 
 bool ParseNcclWhat(std::string_view what, EventData* data) {
   std::string_view rest;
-  if (!AfterNcclErrorWord(what, &rest)) return false;
+  if (!AfterNcclErrorWord(what, &rest)) {
+    // PaddlePaddle 1.x's enforce of an NCCL call: "unhandled cuda error at
+    // [/paddle/paddle/fluid/platform/nccl_helper.h:70]" (the result string, then the check's
+    // place in a file named for NCCL).
+    const size_t at = what.find(" at [");
+    if (at == std::string_view::npos || !EndsWith(what, "]")) return false;
+    const std::string_view where = what.substr(at + 5, what.size() - at - 6);
+    if (!IsSourceLocation(where) || !(Contains(where, "nccl") || Contains(where, "NCCL"))) {
+      return false;
+    }
+    return Emit(Contains(where, "paddle") ? "PaddlePaddle" : "", where, what.substr(0, at), data);
+  }
   const std::string_view version = CutNcclVersion(&rest);
   if (!Emit("std::runtime_error", {}, rest, data)) return false;
   std::get<FrameworkNcclError>(*data).nccl_version = version;

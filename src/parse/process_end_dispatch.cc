@@ -115,6 +115,9 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
     case 's':
       if (ParseSlurm(msg, data)) return true;
       break;
+    case 'K':  // DeepSpeed's "Killing subprocess N" once its logger head is stripped
+      if (ParseDeepSpeed(msg, data)) return true;
+      break;
     case '[':
       if (ParseDeepSpeed(msg, data) || ParseCaughtSignal(msg, data) || ParseOpalSignal(msg, data))
         return true;

@@ -25,6 +25,7 @@ std::string BadInterface(std::string_view ifname, std::string_view addr) {
   if (ifname.starts_with("docker") || ifname.starts_with("br-")) return "a Docker bridge";
   if (ifname.starts_with("veth")) return "a veth pair end";
   if (ifname.starts_with("virbr")) return "a libvirt bridge";
+  if (ifname.starts_with("lxcbr") || ifname.starts_with("lxdbr")) return "an LXC/LXD bridge";
   if (ifname.starts_with("ip6tnl") || ifname.starts_with("tunl") || ifname.starts_with("sit")) {
     return std::string(kTunnel);
   }

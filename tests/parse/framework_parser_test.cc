@@ -234,6 +234,30 @@ std::vector<Seen> ParseSequence(const std::vector<std::string>& lines) {
   return out;
 }
 
+TEST(Framework, SourceLineUnderATracebackFrameIsCodeNotAMessage) {
+  // gpustack/gpustack#2680 (vLLM's pynccl wrapper): the frame's source line names NCCL.
+  const std::vector<Seen> ev = ParseSequence(
+      {"Traceback (most recent call last):",
+       "  File \"/usr/local/lib/python3.11/dist-packages/vllm/distributed/device_communicators/"
+       "pynccl_wrapper.py\", line 257, in NCCL_CHECK",
+       "    raise RuntimeError(f\"NCCL error: {error_str}\")",
+       "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"});
+  EXPECT_EQ(ev[1].type, "traceback");
+  EXPECT_EQ(ev[2].type, "known_noise");
+  EXPECT_EQ(ev[2].family, "traceback");
+  EXPECT_EQ(ev[3].type, "framework_nccl_error");
+}
+
+TEST(Framework, IndentedNcclCodeWithoutAFrameBeforeItIsStillListed) {
+  // An excerpt that starts inside a traceback: nothing says the line is code, so it is counted.
+  const std::vector<Seen> ev = ParseSequence(
+      {"    self.NCCL_CHECK(self._funcs[\"ncclCommInitRank\"](ctypes.byref(comm),",
+       "some other line",
+       "    self.NCCL_CHECK(self._funcs[\"ncclCommInitRank\"](ctypes.byref(comm),"});
+  EXPECT_EQ(ev[0].type, "unrecognized");
+  EXPECT_EQ(ev[2].type, "unrecognized");
+}
+
 TEST(Framework, WatchdogLinesWrappedByAPasteAreJoinedWithTheirNextLine) {
   // mila-iqia/milabench#269: a collector prefix, and the paste wrapped each message once.
   const std::vector<Seen> ev = ParseSequence(

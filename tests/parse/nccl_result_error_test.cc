@@ -102,6 +102,30 @@ TEST(NcclResultError, TensorRtLlmAndOldPyTorchForms) {
   EXPECT_EQ(ErrorIn(b).reason, "unhandled system error");
 }
 
+TEST(NcclResultError, RaftQuotesTheResultAsPythonBytes) {
+  // NVIDIA/cuml#4741 (cuML KMeans on Dask, RAFT's comms init)
+  const Parsed p = ParseOne("RuntimeError: NCCL_ERROR: b'unhandled system error'");
+  const FrameworkNcclError& e = ErrorIn(p);
+  EXPECT_EQ(e.exception, "RuntimeError");
+  EXPECT_EQ(e.reason, "unhandled system error");
+}
+
+TEST(NcclResultError, PaddleEnforceWhatNamesTheNcclHelper) {
+  // PaddlePaddle/Paddle#18576: the what() of paddle::platform::EnforceNotMet; no word "NCCL".
+  const Parsed p = ParseOne(
+      "  what():  unhandled cuda error at "
+      "[/ssd1/xiege/paddle_wheel/Paddle_2.7/Paddle/paddle/fluid/platform/nccl_helper.h:70]");
+  const FrameworkNcclError& e = ErrorIn(p);
+  EXPECT_EQ(e.exception, "PaddlePaddle");
+  EXPECT_EQ(e.reason, "unhandled cuda error");
+  EXPECT_EQ(e.where, "/ssd1/xiege/paddle_wheel/Paddle_2.7/Paddle/paddle/fluid/platform/nccl_helper.h:70");
+}
+
+TEST(NcclResultError, WhatOfAFileNotNamedForNcclStaysUnread) {
+  const Parsed p = ParseOne("  what():  unhandled cuda error at [/paddle/fluid/memory/alloc.h:70]");
+  EXPECT_EQ(p.outcome, ParseOutcome::kNotNccl);
+}
+
 TEST(NcclResultError, OtherTextAfterTheFramingIsNoNcclError) {
   // The framing alone is not enough: the text must be one of NCCL's result strings.
   for (std::string_view line :

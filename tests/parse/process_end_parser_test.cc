@@ -93,6 +93,14 @@ TEST(DeepSpeed, ReturnCodeWithLocalRank) {
       "[2023-11-28 10:00:33,100] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4567");
   EXPECT_EQ(k.kind, LauncherKind::kKillSent);
   EXPECT_EQ(k.value, "4567");
+  // The same lines once the input layer took DeepSpeed's logger head off (prefix_logger.cc).
+  auto bare = ParseAs<LauncherEvent>("Killing subprocess 4567");
+  EXPECT_EQ(bare.kind, LauncherKind::kKillSent);
+  EXPECT_EQ(bare.value, "4567");
+  auto exit = ParseAs<ProcessExit>("['/usr/bin/python3', '-u', 'main.py', '--local_rank=0'] exits "
+                                   "with return code = -9");
+  EXPECT_EQ(exit.reporter, ExitReporter::kDeepSpeed);
+  EXPECT_EQ(exit.local_rank, 0);
 }
 
 TEST(Mpirun, NoticedSignal) {
