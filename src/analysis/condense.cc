@@ -463,6 +463,8 @@ void CondensedReplay::Add(const CondensedInput& piece) {
     t.truncated_lines += s.truncated_lines;
     t.nul_lines += s.nul_lines;
     t.invalid_utf8_lines += s.invalid_utf8_lines;
+    t.wrap_width = std::max(t.wrap_width, s.wrap_width);
+    t.rejoined_lines += s.rejoined_lines;
     if (t.problem.empty()) t.problem = s.problem;
     job_->stats.lines += s.lines;
     job_->stats.nccl_lines += s.nccl_lines;

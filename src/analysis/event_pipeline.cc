@@ -203,6 +203,8 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
   s.nul_lines = d.nul_lines;
   s.invalid_utf8_lines = d.invalid_utf8_lines;
   s.malformed_records = d.malformed_records;
+  s.wrap_width = d.wrap_width;
+  s.rejoined_lines = d.rejoined_lines;
   stats_->bytes += d.bytes;
   if (!d.status.ok()) {
     s.problem = d.status.message();

@@ -136,6 +136,8 @@ void WriteSummary(const CondensedSet& set, std::ostream& out) {
                 {"truncated_lines", si.truncated_lines},
                 {"nul_lines", si.nul_lines},
                 {"invalid_utf8_lines", si.invalid_utf8_lines},
+                {"wrap_width", si.wrap_width},
+                {"rejoined_lines", si.rejoined_lines},
                 {"problem", si.problem},
                 {"folded", s.folded}};
       out << (n++ ? ",\n " : "\n ") << j.dump();
@@ -222,6 +224,8 @@ Status ParseSummary(std::string_view text, const std::string& name, CondensedSet
     si.truncated_lines = U64(s, "truncated_lines");
     si.nul_lines = U64(s, "nul_lines");
     si.invalid_utf8_lines = U64(s, "invalid_utf8_lines");
+    si.wrap_width = U64(s, "wrap_width");  // 0 in summaries written before it was read
+    si.rejoined_lines = U64(s, "rejoined_lines");
     si.problem = Str(s, "problem");
     auto folded = s.find("folded");
     if (folded != s.end() && folded->is_object()) {

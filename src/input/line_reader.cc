@@ -199,6 +199,14 @@ bool LineReader::Fill() {
   return n > 0;
 }
 
+bool LineReader::ReadAhead(std::string_view* rest) {
+  if (skipping_) return false;
+  while (!eof_ && end_ < capacity_) Fill();
+  if (!eof_) return false;
+  *rest = std::string_view(buf_.get() + begin_, end_ - begin_);
+  return true;
+}
+
 bool LineReader::SkipRestOfLine() {
   for (;;) {
     const char* p = buf_.get() + begin_;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "ncclscope/input/hard_wrap.h"
 #include "ncclscope/input/prefix.h"
 
 namespace ncclscope {
@@ -239,8 +240,75 @@ void LineStream::EmitSegment(Line* line) {
   pending_one_nc_ = false;
 }
 
+void LineStream::DetectHardWrap() {
+  wrap_checked_ = true;
+  // Only a small input whose size is known: buffering a pipe to its end would stall a live one.
+  const int64_t size = source_ ? source_->SizeHint() : -1;
+  if (size <= 0 || static_cast<uint64_t>(size) >= LineReader::kBufferSize) return;
+  std::string_view all;
+  if (!reader_->ReadAhead(&all)) return;
+  wrap_width_ = HardWrapWidth(all);
+  diag_.wrap_width = wrap_width_;
+}
+
+bool LineStream::NextUnwrapped(Line* line) {
+  if (has_pending_) {  // the rest of a line split at an inner CR
+    EmitSegment(line);
+    return true;
+  }
+  std::string_view raw;
+  bool truncated = false;
+  if (has_deferred_) {
+    raw = deferred_view_;
+    truncated = deferred_truncated_;
+    number_ = deferred_number_;
+    has_deferred_ = false;
+  } else {
+    if (!ReadPhysical(&raw, &truncated)) {
+      diag_.bytes = reader_->bytes_read();
+      if (diag_.status.ok()) diag_.status = reader_->status();
+      return false;
+    }
+    number_ = reader_->lines_read();
+  }
+  // The whole input is in the reader's buffer (DetectHardWrap): views of earlier lines stay
+  // valid while later ones are read.
+  bool joined = false;
+  std::string_view piece = raw;
+  while (LineWidth(piece) == wrap_width_ && !EndsInPadding(piece)) {
+    std::string_view next;
+    bool next_truncated = false;
+    if (!ReadPhysical(&next, &next_truncated)) break;
+    if (!ContinuesLine(piece, next)) {
+      deferred_view_ = next;
+      deferred_truncated_ = next_truncated;
+      deferred_number_ = reader_->lines_read();
+      has_deferred_ = true;
+      break;
+    }
+    if (!joined) {
+      unwrapped_.assign(raw);
+      joined = true;
+    }
+    unwrapped_.append(next);
+    truncated = truncated || next_truncated;
+    ++diag_.rejoined_lines;
+    piece = next;
+  }
+  record_.format = RecordFormat::kPlain;
+  pending_ = joined ? std::string_view(unwrapped_) : raw;
+  pending_plain_ = NeedsNoSplit(pending_);
+  pending_one_nc_ = false;
+  truncated_ = truncated;
+  has_pending_ = true;
+  EmitSegment(line);
+  return true;
+}
+
 bool LineStream::Next(Line* line) {
   if (!reader_.has_value()) return false;
+  if (!wrap_checked_) DetectHardWrap();
+  if (wrap_width_ != 0) return NextUnwrapped(line);
   if (!has_pending_ && !has_deferred_) {
     // The common case, taken without the logical-line machinery: a whole physical line that
     // holds no special byte and cannot be a container record is one line, prefixes stripped.

@@ -123,6 +123,7 @@ size_t MatchOne(std::string_view s, LineMeta* meta) {
     if (size_t n = MatchTimestamp(s, meta)) return n;
     if (size_t n = MatchLoggerHead(s, meta)) return n;
     if (size_t n = MatchDateTimeBeforePrefix(s, meta)) return n;
+    if (size_t n = MatchClock(s, meta)) return n;
     if (size_t n = MatchSrun(s, meta)) return n;
     if (size_t n = MatchLineNumber(s, meta)) return n;
     if (size_t n = MatchPdsh(s, meta)) return n;

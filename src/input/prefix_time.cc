@@ -134,6 +134,22 @@ size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
   return k + 1;
 }
 
+size_t MatchClock(std::string_view s, LineMeta* meta) {
+  // "02:56:49" [".123"] " " and text: Jenkins' timestamper, a shell's or CI's clock.
+  if (s.size() < 10 || !Digits(s, 0, 2) || s[2] != ':' || !Digits(s, 3, 2) || s[5] != ':' ||
+      !Digits(s, 6, 2)) {
+    return 0;
+  }
+  size_t k = 8;
+  if (k + 1 < s.size() && (s[k] == '.' || s[k] == ',') && IsDigit(s[k + 1])) {
+    ++k;
+    while (k < s.size() && IsDigit(s[k])) ++k;
+  }
+  if (k + 1 >= s.size() || s[k] != ' ' || s[k + 1] == ' ') return 0;
+  SetView(&meta->timestamp, s.substr(0, k));
+  return k + 1;
+}
+
 size_t MatchBracketedClock(std::string_view s, LineMeta* meta) {
   constexpr size_t kLength = 10;  // "[11:00:17]"
   if (s.size() <= kLength + 1 || s[0] != '[' || s[3] != ':' || s[6] != ':' || s[9] != ']' ||
@@ -200,7 +216,13 @@ size_t MatchSyslog(std::string_view s, LineMeta* meta) {
   if (k >= s.size() || s[k] != ' ') return 0;
   LineMeta tail;
   const size_t n = SyslogTailLength(s.substr(k + 1), /*require_pid=*/false, &tail);
-  if (n == 0) return 0;
+  if (n == 0) {
+    // A CI system's clock without syslog's host and ident (CircleCI: `Jan 22 20:25:11 ` before
+    // the step's output).
+    if (k + 1 >= s.size()) return 0;
+    SetView(&meta->timestamp, s.substr(0, k));
+    return k + 1;
+  }
   SetView(&meta->timestamp, s.substr(0, k));
   meta->origin_host = tail.origin_host;
   meta->origin_name = tail.origin_name;

@@ -118,6 +118,9 @@ bool ParseNcclResultError(std::string_view msg, EventData* data);
 /// NCCL version 2.10.3", "NCCL Error 1: unhandled cuda error"): a FrameworkNcclError whose
 /// exception is `std::runtime_error`.
 bool ParseNcclWhat(std::string_view what, EventData* data);
+/// PyTorch's "NCCL error in: FILE:LINE, REASON[, NCCL version X]" (any text before it is the
+/// exception's name) and "... async exception: NCCL error: REASON".
+bool ParseNcclErrorIn(std::string_view msg, EventData* data);
 /// Removes the ", NCCL version X" PyTorch ends its NCCL error texts with from *text; X, or
 /// empty when there is none.
 std::string_view CutNcclVersion(std::string_view* text);

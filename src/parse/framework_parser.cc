@@ -101,6 +101,8 @@ void ReadLogPrefix(TextCursor* c, int* rank, int* pg_id, std::string_view* pg_de
   c->SkipSpaces();
 }
 
+}  // namespace
+
 bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
   FrameworkNcclError e;
   size_t in = msg.find("NCCL error in: ");
@@ -124,6 +126,8 @@ bool ParseNcclErrorIn(std::string_view msg, EventData* data) {
   *data = e;
   return true;
 }
+
+namespace {
 
 // nccl-tests: "Test NCCL failure common.cu:961 'internal error - please report this issue to the
 // NCCL developers / '" (the result of an NCCL call, then NCCL's last error, empty here), and its

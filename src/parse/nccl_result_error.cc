@@ -164,6 +164,13 @@ std::string_view CutNcclVersion(std::string_view* text) {
 }
 
 bool ParseNcclWhat(std::string_view what, EventData* data) {
+  // PyTorch's c10d check thrown as std::runtime_error: "NCCL error in: .../NCCLUtils.hpp:29,
+  // unhandled cuda error".
+  if (StartsWith(what, "NCCL error in: ")) {
+    if (!ParseNcclErrorIn(what, data)) return false;
+    std::get<FrameworkNcclError>(*data).exception = "std::runtime_error";
+    return true;
+  }
   std::string_view rest;
   if (!AfterNcclErrorWord(what, &rest)) {
     // PaddlePaddle 1.x's enforce of an NCCL call: "unhandled cuda error at

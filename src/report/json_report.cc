@@ -527,12 +527,20 @@ void WriteInputs(const Job& job, JsonStream* js) {
     }
     js->Key("ranks");
     js->IntArray(owners[si].ranks);
+    if (s.wrap_width != 0) {  // a hard-wrapped paste whose lines were joined again
+      js->Key("rejoined_lines");
+      js->Uint(s.rejoined_lines);
+    }
     js->Key("truncated_lines");
     js->Uint(s.truncated_lines);
     js->Key("unrecognized");
     js->Uint(s.unrecognized);
     js->Key("unrecognized_mentions");
     js->Uint(s.unrecognized_mentions);
+    if (s.wrap_width != 0) {
+      js->Key("wrap_width");
+      js->Uint(s.wrap_width);
+    }
     js->EndObject();
   }
   js->EndArray();

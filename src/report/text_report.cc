@@ -131,10 +131,14 @@ void WriteHeader(const ReportInput& in, const Palette& pal, std::ostream& out) {
       }
     }
     const uint64_t not_understood = CoverageOf(s).not_understood();
-    out << fmt::format("  input {}: {} lines, {} NCCL, {} not understood{}{}{}\n", s.name,
+    const std::string wrapped =
+        s.wrap_width == 0 ? std::string()
+                          : fmt::format(", hard-wrapped at {} columns: {} lines joined again",
+                                        s.wrap_width, s.rejoined_lines);
+    out << fmt::format("  input {}: {} lines, {} NCCL, {} not understood{}{}{}{}\n", s.name,
                        s.lines, s.nccl_lines + s.mention_lines, not_understood,
                        s.truncated_lines ? fmt::format(", {} truncated", s.truncated_lines) : "",
-                       owner, s.problem.empty() ? "" : " — " + s.problem);
+                       wrapped, owner, s.problem.empty() ? "" : " — " + s.problem);
   }
   if (job.sources.size() > max_inputs)
     out << fmt::format("  ... and {} more inputs\n", job.sources.size() - max_inputs);

@@ -204,9 +204,23 @@ TEST(PrefixFamilies, MarkdownQuotesAndLineNumbers) {
 
 TEST(PrefixFamilies, NumbersThatAreContentStay) {
   for (std::string_view raw : {"459 steps done", "8 GPUs found", "2025-05-16 16:39:55,123 INFO x",
-                               ">>> import torch", "12:34:56 clock"}) {
+                               ">>> import torch"}) {
     EXPECT_EQ(Strip(raw).text, raw) << raw;
   }
+}
+
+TEST(PrefixFamilies, LeadingClockIsACiTimestampNotAnSrunLabel) {
+  // Jenkins' timestamper (pytorch/pytorch#67154) and CircleCI's clock (pytorch/pytorch#32505).
+  const auto jenkins = Strip("02:56:49 RuntimeError: Process 1 terminated or timed out");
+  EXPECT_EQ(jenkins.text, "RuntimeError: Process 1 terminated or timed out");
+  EXPECT_EQ(jenkins.timestamp, "02:56:49");
+  EXPECT_EQ(jenkins.rank, -1);
+  const auto circle = Strip("Jan 22 20:25:11 RuntimeError: NCCL error: unhandled system error");
+  EXPECT_EQ(circle.text, "RuntimeError: NCCL error: unhandled system error");
+  EXPECT_EQ(circle.timestamp, "Jan 22 20:25:11");
+  // A clock with nothing after it, or a blank run after it (a table's cell), stays.
+  EXPECT_EQ(Strip("12:34:56").text, "12:34:56");
+  EXPECT_EQ(Strip("12:34:56   3.2 GB/s").text, "12:34:56   3.2 GB/s");
 }
 
 TEST(PrefixFamilies, LoggerTimestampBeforeAnotherPrefix) {

@@ -47,6 +47,11 @@ class LineReader {
   /// The buffer the lines returned since the last retire lie in (data and padding).
   std::string_view buffer() const { return {buf_.get(), capacity_ + kScanPadding}; }
 
+  /// Reads ahead until the input ends or the buffer is full. When the whole rest of the input is
+  /// now buffered (a small input), returns true and sets *rest to it: the lines Next() returns
+  /// from then on lie in that buffer and stay valid until the reader is destroyed.
+  bool ReadAhead(std::string_view* rest);
+
   /// Non-ok if reading stopped because the source was damaged.
   const Status& status() const { return status_; }
   uint64_t bytes_read() const { return bytes_read_; }

@@ -33,6 +33,10 @@ struct InputDiagnostics {
                                     ///< JSON (passed through as they are).
   uint64_t joined_records = 0;      ///< Partial records (CRI `P`, split docker lines) joined.
   uint64_t split_lines = 0;         ///< Physical lines split at inner CRs or newlines.
+  /// A small input hard-wrapped at a fixed width (HardWrapWidth): that width, and the physical
+  /// lines joined back onto the line they continue.
+  uint64_t wrap_width = 0;
+  uint64_t rejoined_lines = 0;
   Status status;  ///< Non-ok: the input could not be opened or its stream was damaged.
 };
 
@@ -79,6 +83,12 @@ class LineStream {
   void SetPlainPending(std::string_view raw, bool counted);
   /// Emits the next piece of pending_ (up to an inner CR or newline) as *line.
   void EmitSegment(Line* line);
+  /// Once, before the first line: a small input of known size is buffered whole and checked for
+  /// a hard wrap (HardWrapWidth); if it has one, Next() reads through NextUnwrapped.
+  void DetectHardWrap();
+  /// Next() for a hard-wrapped input: a line of the wrap width and the lines that continue it
+  /// are one line (numbered as its first); every line is plain text (no container records).
+  bool NextUnwrapped(Line* line);
 
   std::unique_ptr<ByteSource> source_;
   std::optional<LineReader> reader_;
@@ -99,6 +109,10 @@ class LineStream {
   bool deferred_truncated_ = false;
   bool has_deferred_ = false;
   uint64_t number_ = 0;  ///< Physical line number of the current logical line.
+  bool wrap_checked_ = false;
+  size_t wrap_width_ = 0;        ///< 0: not a hard-wrapped input.
+  uint64_t deferred_number_ = 0;  ///< Line number of the deferred line (NextUnwrapped).
+  std::string unwrapped_;        ///< A wrapped line's pieces joined (NextUnwrapped).
   bool truncated_ = false;
   uint32_t source_index_;
   size_t max_line_;

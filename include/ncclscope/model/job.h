@@ -46,6 +46,10 @@ struct SourceInfo {
   uint64_t truncated_lines = 0;
   uint64_t nul_lines = 0;
   uint64_t invalid_utf8_lines = 0;
+  /// A small input hard-wrapped at a fixed width (a pasted ticket): that width, and the physical
+  /// lines joined back onto the line they continue (0, 0 when not wrapped).
+  uint64_t wrap_width = 0;
+  uint64_t rejoined_lines = 0;
   std::string problem;  ///< Non-empty if the input was damaged/unreadable (message names it).
 };
 

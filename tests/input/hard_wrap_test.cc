@@ -1,0 +1,162 @@
+// A paste hard-wrapped at a fixed width, found and joined again (hard_wrap.cc, LineStream), and
+// the logs of one width that are not wrapped. The wrapped pastes are real-world excerpts
+// (testdata/real-world): prime-rl#1098 at 63 columns, VLM-R1#257 padded to 116.
+#include "ncclscope/input/hard_wrap.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ncclscope/input/byte_source.h"
+#include "ncclscope/input/line_stream.h"
+#include "test_util.h"
+
+namespace ncclscope {
+namespace {
+
+struct Read {
+  std::vector<std::string> text;
+  std::vector<uint64_t> number;
+  InputDiagnostics diag;
+};
+
+Read ReadAll(std::string_view content) {
+  LineStream stream(MemoryByteSource(content.data(), content.size()), 0);
+  Read r;
+  Line line;
+  while (stream.Next(&line)) {
+    r.text.emplace_back(line.text);
+    r.number.push_back(line.number);
+  }
+  r.diag = stream.diagnostics();
+  return r;
+}
+
+TEST(HardWrap, PasteWrappedAt63ColumnsIsJoinedAgain) {
+  const std::string log = testing::ReadFileOrDie(
+      testing::TestData("real-world/prime-rl-1098-wrapped-63col-internal-error-watchdog.log"));
+  EXPECT_EQ(HardWrapWidth(log), 63u);
+  const Read r = ReadAll(log);
+  EXPECT_EQ(r.diag.wrap_width, 63u);
+  EXPECT_GT(r.diag.rejoined_lines, 10u);
+  bool watchdog = false;
+  for (size_t i = 0; i < r.text.size(); ++i) {
+    if (r.text[i].find("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=420, "
+                       "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+                       "600071 milliseconds before timing out.") != std::string::npos) {
+      watchdog = true;
+      EXPECT_EQ(r.number[i], 13u) << "numbered as its first piece";
+    }
+  }
+  EXPECT_TRUE(watchdog);
+}
+
+TEST(HardWrap, PastePaddedToItsWidthStopsAtThePadding) {
+  const std::string log = testing::ReadFileOrDie(
+      testing::TestData("real-world/vlm-r1-257-wrapped-heartbeat-watchdog-stuck-rank6.log"));
+  const Read r = ReadAll(log);
+  EXPECT_EQ(r.diag.wrap_width, 116u);
+  ASSERT_EQ(r.text.size(), 3u);
+  EXPECT_NE(r.text[0].find("ProcessGroupNCCL's watchdog got stuck for 480 seconds"),
+            std::string::npos);
+  EXPECT_EQ(r.text[1].find("[rank6]"), std::string::npos);  // the prefix was stripped
+  EXPECT_EQ(r.number, (std::vector<uint64_t>{1, 9, 11}));
+}
+
+TEST(HardWrap, ChannelLinesOfOneLengthAreNotAWrap) {
+  std::string log;
+  for (int c = 0; c < 16; ++c) {
+    log += "gpu1:22901:22901 [0] NCCL INFO Channel " + std::string(c < 10 ? "0" : "") +
+           std::to_string(c) + "/0 : 0[0] -> 1[0] [send] via NET/IB/4\n";
+  }
+  // The same lines with the host lost in the paste (`:22901:22901 [0] NCCL INFO ...`).
+  std::string headless;
+  for (int c = 0; c < 16; ++c) {
+    headless += ":22901:22901 [0] NCCL INFO Channel " + std::string(c < 10 ? "0" : "") +
+                std::to_string(c) + "/0 : 0[0] -> 1[0] [send] via NET/IB/4\n";
+  }
+  EXPECT_EQ(HardWrapWidth(log), 0u);
+  EXPECT_EQ(HardWrapWidth(headless), 0u);
+  EXPECT_EQ(ReadAll(log).text.size(), 16u);
+}
+
+TEST(HardWrap, TablesTreesAndRepeatedRecordsAreNotAWrap) {
+  const std::string padded_table =
+      "  traceback : Signal 11 (SIGSEGV) received by PID 3304209                            \n"
+      "  time      : 2025-12-23_05:17:58                                                    \n"
+      "  rank      : 0 (local_rank: 0)                                                      \n"
+      "  host      : yotta-B200-232                                                         \n";
+  const std::string records =
+      "Rank  0 Group  0 Pid 544816 on    dgx01 device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
+      "Rank  0 Group  0 Pid 332597 on    dgx02 device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
+      "Rank  0 Group  0 Pid 332599 on    dgx02 device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
+      "Rank  0 Group  0 Pid 544818 on    dgx01 device  0 [0x1a] NVIDIA H100 80GB HBM3\n";
+  const std::string tree =
+      "               + NET[25.0] - NET/0 (0/0/25.000000)\n"
+      "+ PCI[24.0] - PCI/8000 (10b5879610b58796)\n"
+      "               + NET[25.0] - NET/1 (1/0/25.000000)\n"
+      "+ SYS[10.0] - CPU/1\n"
+      "               + NET[25.0] - NET/2 (2/0/25.000000)\n"
+      "+ PCI[24.0] - PCI/88000 (10b5879610b58796)\n";
+  // Lines of one width that precede other sentences, not the rest of a word.
+  const std::string sentences =
+      "Downloading http://yann.lecun.com/exdb/mnist/train-images-idx3-ubyte.gz to x/a.gz\n"
+      "Extracting ../data/MNIST/raw/train-images-idx3-ubyte.gz\n"
+      "Downloading http://yann.lecun.com/exdb/mnist/train-labels-idx1-ubyte.gz to x/b.gz\n"
+      "Extracting ../data/MNIST/raw/train-labels-idx1-ubyte.gz\n"
+      "Downloading http://yann.lecun.com/exdb/mnist/t10k-images-idx3-ubyte.gz to x/c.gz\n"
+      "Extracting ../data/MNIST/raw/t10k-images-idx3-ubyte.gz\n";
+  for (const std::string& text : {padded_table, records, tree, sentences}) {
+    EXPECT_EQ(HardWrapWidth(text), 0u) << text;
+  }
+}
+
+TEST(HardWrap, LineStartsAndContinuations) {
+  for (std::string_view start :
+       {"", "[rank18]:[E1013 11:12:31.455734215 ProcessGroupNCCL.cpp:746] x",
+        "host:12:34 [0] NCCL INFO x", "W1013 11:12:31.439000 2742992 torch/x.py:900] y",
+        "2024-01-01 12:00:00 x", "12:00:00 x", "3: x", "Traceback (most recent call last):",
+        "RuntimeError: NCCL error", "  File \"x.py\", line 1, in f", "frame #0: c10::Error",
+        "ERROR 08-05 14:13:44 [x.py:1] y", " .. g0010 pid 888386: Test failure common.cu:891",
+        "------------", "+ PCI[24.0] - GPU/5000 (1)", "node7: text"}) {
+    EXPECT_TRUE(LooksLikeLineStart(start)) << start;
+  }
+  for (std::string_view rest :
+       {"ank 18] Some NCCL operations have failed or timed out. Due to t", "TERM",
+        ", NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600071 mil",
+        "ocessing/api.py:900] Sending process 2750548 closing signal SIG",
+        "3.12/site-packages/torch/lib/libc10.so)", " of aforementioned helps, feel free"}) {
+    EXPECT_FALSE(LooksLikeLineStart(rest)) << rest;
+  }
+}
+
+TEST(HardWrap, PipeOfUnknownSizeIsReadAsItIs) {
+  // A source without a size (a pipe) is never buffered ahead: its lines stay as they are.
+  class Pipe : public ByteSource {
+   public:
+    explicit Pipe(std::string s) : s_(std::move(s)) {}
+    Status Read(char* buf, size_t cap, size_t* n) override {
+      *n = std::min(cap, s_.size() - pos_);
+      std::copy_n(s_.data() + pos_, *n, buf);
+      pos_ += *n;
+      return Status::Ok();
+    }
+    int64_t SizeHint() const override { return -1; }
+
+   private:
+    std::string s_;
+    size_t pos_ = 0;
+  };
+  const std::string log = testing::ReadFileOrDie(
+      testing::TestData("real-world/prime-rl-1098-wrapped-63col-internal-error-watchdog.log"));
+  LineStream stream(std::make_unique<Pipe>(log), 0);
+  Line line;
+  size_t n = 0;
+  while (stream.Next(&line)) ++n;
+  EXPECT_EQ(n, 24u);
+  EXPECT_EQ(stream.diagnostics().wrap_width, 0u);
+}
+
+}  // namespace
+}  // namespace ncclscope
