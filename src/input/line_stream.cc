@@ -70,11 +70,13 @@ LineStream::LineStream(const std::string& path, uint32_t source_index, size_t ma
     : source_index_(source_index), max_line_(max_line) {
   source_ = OpenByteSource(path, &diag_.status);
   if (source_ != nullptr) reader_.emplace(source_.get(), max_line);
+  if (reader_) DetectHardWrap();
 }
 
 LineStream::LineStream(std::unique_ptr<ByteSource> source, uint32_t source_index, size_t max_line)
     : source_(std::move(source)), source_index_(source_index), max_line_(max_line) {
   if (source_ != nullptr) reader_.emplace(source_.get(), max_line);
+  if (reader_) DetectHardWrap();
 }
 
 namespace {
@@ -241,10 +243,11 @@ void LineStream::EmitSegment(Line* line) {
 }
 
 void LineStream::DetectHardWrap() {
-  wrap_checked_ = true;
-  // Only a small input whose size is known: buffering a pipe to its end would stall a live one.
+  // Only a small input whose size is known: buffering a pipe to its end would stall a live one,
+  // and a paste in a ticket is a few KB (per-rank logs of a real job, larger, are not scanned).
+  constexpr int64_t kMaxPaste = 32 * 1024;
   const int64_t size = source_ ? source_->SizeHint() : -1;
-  if (size <= 0 || static_cast<uint64_t>(size) >= LineReader::kBufferSize) return;
+  if (size <= 0 || size > kMaxPaste) return;
   std::string_view all;
   if (!reader_->ReadAhead(&all)) return;
   wrap_width_ = HardWrapWidth(all);
@@ -307,7 +310,6 @@ bool LineStream::NextUnwrapped(Line* line) {
 
 bool LineStream::Next(Line* line) {
   if (!reader_.has_value()) return false;
-  if (!wrap_checked_) DetectHardWrap();
   if (wrap_width_ != 0) return NextUnwrapped(line);
   if (!has_pending_ && !has_deferred_) {
     // The common case, taken without the logical-line machinery: a whole physical line that

@@ -83,8 +83,9 @@ class LineStream {
   void SetPlainPending(std::string_view raw, bool counted);
   /// Emits the next piece of pending_ (up to an inner CR or newline) as *line.
   void EmitSegment(Line* line);
-  /// Once, before the first line: a small input of known size is buffered whole and checked for
-  /// a hard wrap (HardWrapWidth); if it has one, Next() reads through NextUnwrapped.
+  /// At construction: a small input of known size (at most 32 KB) is buffered whole
+  /// and checked for a hard wrap (HardWrapWidth); if it has one, Next() reads through
+  /// NextUnwrapped.
   void DetectHardWrap();
   /// Next() for a hard-wrapped input: a line of the wrap width and the lines that continue it
   /// are one line (numbered as its first); every line is plain text (no container records).
@@ -109,7 +110,6 @@ class LineStream {
   bool deferred_truncated_ = false;
   bool has_deferred_ = false;
   uint64_t number_ = 0;  ///< Physical line number of the current logical line.
-  bool wrap_checked_ = false;
   size_t wrap_width_ = 0;        ///< 0: not a hard-wrapped input.
   uint64_t deferred_number_ = 0;  ///< Line number of the deferred line (NextUnwrapped).
   std::string unwrapped_;        ///< A wrapped line's pieces joined (NextUnwrapped).
