@@ -90,6 +90,14 @@ bool IsTorchOptionLine(std::string_view trimmed);
 /// A test runner's own line (GoogleTest's "[ RUN      ] ProcessGroupNCCLTest.testAllreduce",
 /// CTest's "152/152 Test #151: ProcessGroupNCCLTest ... Passed 60.53 sec"): CI output.
 bool IsTestRunnerLine(std::string_view trimmed);
+/// A framework's known, harmless notice that names NCCL (DeepSpeed's "NCCL backend in DeepSpeed
+/// not yet implemented": it runs on torch.distributed's NCCL backend instead).
+bool IsFrameworkNotice(std::string_view trimmed);
+/// DeepSpeed's launcher listing the environment it passes to its workers, its logger head
+/// already stripped: `0 NCCL_IB_DISABLE 1` (older), `0 NCCL_SOCKET_IFNAME=eth0`,
+/// `0 NV_LIBNCCL_PACKAGE=libnccl2=2.13.4-1+cuda11.7` (the node rank, a variable whose name holds
+/// NCCL, its value). *name and *value are set; false for any other text.
+bool IsLauncherEnvLine(std::string_view trimmed, std::string_view* name, std::string_view* value);
 /// The text of an uncaught C++ exception's `what():` line (under "terminate called after throwing
 /// an instance of ..."): `  what():  NCCL failure: unhandled cuda error in x.cu at line: 86 rank:
 /// 0` gives "NCCL failure: ...". Empty for any other line.

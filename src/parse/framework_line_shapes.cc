@@ -113,4 +113,30 @@ std::string_view CppWhatText(std::string_view trimmed) {
   return Trim(trimmed.substr(kWhat.size()));
 }
 
+bool IsLauncherEnvLine(std::string_view trimmed, std::string_view* name, std::string_view* value) {
+  size_t k = 0;
+  while (k < trimmed.size() && k < 6 && IsDigit(trimmed[k])) ++k;
+  if (k == 0 || k >= trimmed.size() || trimmed[k] != ' ') return false;
+  const size_t start = ++k;
+  while (k < trimmed.size() && ((trimmed[k] >= 'A' && trimmed[k] <= 'Z') || IsDigit(trimmed[k]) ||
+                                trimmed[k] == '_')) {
+    ++k;
+  }
+  if (k == start || k + 1 >= trimmed.size() || (trimmed[k] != '=' && trimmed[k] != ' ')) return false;
+  *name = trimmed.substr(start, k - start);
+  if (name->find("NCCL") == std::string_view::npos) return false;
+  *value = trimmed.substr(k + 1);
+  return !value->empty() && value->find(' ') == std::string_view::npos;
+}
+
+bool IsFrameworkNotice(std::string_view trimmed) {
+  static constexpr std::string_view kNotices[] = {
+      "NCCL backend in DeepSpeed not yet implemented",  // deepspeed/comm (0.7-0.9)
+  };
+  for (std::string_view n : kNotices) {
+    if (trimmed == n) return true;
+  }
+  return false;
+}
+
 }  // namespace ncclscope::parse_internal

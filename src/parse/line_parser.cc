@@ -788,8 +788,28 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     event->data = tb;
     return ParseOutcome::kEvent;
   }
+  if (parse_internal::IsFrameworkNotice(trimmed)) {
+    ctx.level = Level::kTorch;
+    event->data = KnownNoise{"torch"};
+    return ParseOutcome::kEvent;
+  }
   if (IsSanityCheckOutput(trimmed)) {  // an application's "NCCL works" print: carries nothing
     event->data = KnownNoise{"sanity-check"};
+    return ParseOutcome::kEvent;
+  }
+  if (std::string_view name, value; parse_internal::IsLauncherEnvLine(trimmed, &name, &value)) {
+    // NCCL's own variables are settings of the workers; the image's package labels
+    // (NV_LIBNCCL_*, NCCL_VERSION) carry nothing.
+    if (name.starts_with("NCCL_") && name != "NCCL_VERSION") {
+      ctx.body = trimmed;
+      EnvSetting setting;
+      setting.name = name;
+      setting.value = value;
+      setting.command_line = true;
+      event->data = setting;
+    } else {
+      event->data = KnownNoise{"env"};
+    }
     return ParseOutcome::kEvent;
   }
   if (OnlyAssignsNcclVariables(trimmed)) {  // a command line or environment dump

@@ -87,5 +87,25 @@ TEST(FieldRound57, RoutableInterfacesAloneStayQuiet) {
   EXPECT_EQ(FindingOf(r, "bootstrap-interface"), nullptr);
 }
 
+TEST(FieldRound61, DeepSpeedLauncherEnvironmentIsReadAsSettings) {
+  // deepspeedai/DeepSpeed#736 (old form, NAME VALUE) and #3710 (NAME=VALUE, the image's labels).
+  const AnalysisResult r = AnalyzeText(
+      "[2021-02-08 22:59:18,790] [INFO] [launch.py:71:main] 0 NCCL_IB_DISABLE 1\n"
+      "[2021-02-08 22:59:18,790] [INFO] [launch.py:71:main] 0 NCCL_SOCKET_IFNAME lo\n"
+      "[2023-06-08 04:35:53,337] [INFO] [launch.py:138:main] 0 NCCL_VERSION=2.13.4-1\n"
+      "[2023-06-08 04:35:53,337] [INFO] [launch.py:138:main] 0 NV_LIBNCCL_PACKAGE=libnccl2=2.13.4-1+"
+      "cuda11.7\n"
+      "NCCL backend in DeepSpeed not yet implemented\n"
+      "gpu1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n");
+  EXPECT_EQ(r.job.sources.at(0).unrecognized_mentions, 0u);
+  EXPECT_EQ(r.job.sources.at(0).unrecognized, 0u);
+  ASSERT_EQ(r.job.processes.size(), 1u);
+  const auto& env = r.job.processes[0].env;
+  ASSERT_EQ(env.count("NCCL_SOCKET_IFNAME"), 1u);
+  EXPECT_EQ(env.at("NCCL_SOCKET_IFNAME").value, "lo");
+  EXPECT_EQ(env.count("NCCL_IB_DISABLE"), 1u);
+  EXPECT_EQ(env.count("NCCL_VERSION"), 0u);
+}
+
 }  // namespace
 }  // namespace ncclscope
