@@ -15,7 +15,15 @@ using prefix_internal::IsDigit;
 constexpr size_t kMinWidth = 40;
 constexpr size_t kMaxWidth = 400;
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+/// The line starting at *pos (without its '\n'); moves *pos past it.
+std::string_view NextLine(std::string_view text, size_t* pos) {
+  const void* nl = std::memchr(text.data() + *pos, '\n', text.size() - *pos);
+  const size_t end =
+      nl != nullptr ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+  const std::string_view line = text.substr(*pos, end - *pos);
+  *pos = end + 1;
+  return line;
+}
 
 /// `[A-Za-z_.]+(Error|Exception|Warning|Exit|Interrupt):` at the start: a Python exception line.
 bool StartsWithExceptionName(std::string_view s) {
@@ -56,7 +64,8 @@ bool LooksLikeLineStart(std::string_view s) {
   const char c = s[0];
   if (IsDigit(c)) {
     // A date or a clock (`2024-01-01`, `12:00:00`), an srun label or line number (`3: `).
-    if (s.size() >= 5 && IsDigit(s[1]) && IsDigit(s[2]) && IsDigit(s[3]) && s[4] == '-') return true;
+    if (s.size() >= 5 && IsDigit(s[1]) && IsDigit(s[2]) && IsDigit(s[3]) && s[4] == '-')
+      return true;
     if (s.size() >= 3 && IsDigit(s[1]) && s[2] == ':') return true;
     size_t k = 0;
     while (k < s.size() && k < 6 && IsDigit(s[k])) ++k;
@@ -81,10 +90,10 @@ bool LooksLikeLineStart(std::string_view s) {
       IsDigit(s[2]) && IsDigit(s[3])) {
     return true;
   }
-  for (std::string_view word : {"Traceback (most recent call last)", "frame #", "Exception raised from",
-                                "terminate called", "NCCL ", "DEBUG ", "INFO ", "WARNING", "WARN ",
-                                "ERROR", "CRITICAL ", "FATAL "}) {
-    if (StartsWith(s, word)) return true;
+  for (std::string_view word :
+       {"Traceback (most recent call last)", "frame #", "Exception raised from", "terminate called",
+        "NCCL ", "DEBUG ", "INFO ", "WARNING", "WARN ", "ERROR", "CRITICAL ", "FATAL "}) {
+    if (s.starts_with(word)) return true;
   }
   if (StartsWithExceptionName(s)) return true;
   // A host or tag and a colon before the text (`node7: `, `stderr: `).
@@ -114,9 +123,7 @@ size_t HardWrapWidth(std::string_view text) {
   // First pass: the widest line and how many lines have that width.
   size_t widest = 0, at_widest = 0, lines = 0;
   for (size_t pos = 0; pos < text.size();) {
-    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
-    const size_t w = LineWidth(text.substr(pos, end - pos));
+    const size_t w = LineWidth(NextLine(text, &pos));
     if (w > 0) ++lines;
     if (w > widest) {
       widest = w;
@@ -124,7 +131,6 @@ size_t HardWrapWidth(std::string_view text) {
     } else if (w == widest) {
       ++at_widest;
     }
-    pos = end + 1;
   }
   if (lines < 4 || at_widest < 3 || widest < kMinWidth || widest > kMaxWidth) return 0;
   // Second pass: how many of the widest lines go on in a line that starts no line of its own.
@@ -135,16 +141,13 @@ size_t HardWrapWidth(std::string_view text) {
   std::string_view previous;
   bool previous_widest = false;
   for (size_t pos = 0; pos < text.size();) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
+    const std::string_view line = NextLine(text, &pos);
     if (previous_widest && ContinuesLine(previous, line)) {
       ++continued;
       if (!(line[0] >= 'A' && line[0] <= 'Z')) ++mid_word;
     }
     previous = line;
     previous_widest = LineWidth(line) == widest;
-    pos = end + 1;
   }
   return continued >= 2 && mid_word >= 2 && 2 * continued >= at_widest ? widest : 0;
 }

@@ -117,6 +117,11 @@ inline bool LineStream::ReadPhysical(std::string_view* raw, bool* truncated) {
   return true;
 }
 
+void LineStream::NoteEnd() {
+  diag_.bytes = reader_->bytes_read();
+  if (diag_.status.ok()) diag_.status = reader_->status();
+}
+
 bool LineStream::ReadLogical(std::string_view first, bool first_truncated) {
   bool joining = false;
   bool have_first = first.data() != nullptr;  // Next() read the first physical line already
@@ -135,8 +140,7 @@ bool LineStream::ReadLogical(std::string_view first, bool first_truncated) {
       truncated = deferred_truncated_;
       has_deferred_ = false;
     } else if (!ReadPhysical(&raw, &truncated)) {
-      diag_.bytes = reader_->bytes_read();
-      if (diag_.status.ok()) diag_.status = reader_->status();
+      NoteEnd();
       if (!joining) return false;
       // Input ended inside a partial record: what was joined is the last line.
       pending_ = joined_;
@@ -268,8 +272,7 @@ bool LineStream::NextUnwrapped(Line* line) {
     has_deferred_ = false;
   } else {
     if (!ReadPhysical(&raw, &truncated)) {
-      diag_.bytes = reader_->bytes_read();
-      if (diag_.status.ok()) diag_.status = reader_->status();
+      NoteEnd();
       return false;
     }
     number_ = reader_->lines_read();
@@ -317,8 +320,7 @@ bool LineStream::Next(Line* line) {
     std::string_view raw;
     bool truncated = false;
     if (!ReadPhysical(&raw, &truncated)) {
-      diag_.bytes = reader_->bytes_read();
-      if (diag_.status.ok()) diag_.status = reader_->status();
+      NoteEnd();
       return false;
     }
     if (!truncated && last_plain_ && !MayBeRecord(raw)) {

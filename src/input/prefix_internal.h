@@ -54,6 +54,8 @@ size_t MatchSyslog(std::string_view s, LineMeta* meta);
 /// then the process's parallel ranks). The TP rank is the launcher rank when no DP, PP or CP
 /// rank comes with it (those make the job's rank another number).
 size_t MatchBracketedTimeRanks(std::string_view s, LineMeta* meta);
+/// Length of a clock `HH:MM:SS` [`.frac` | `,frac`] at s[k...], or 0.
+size_t ClockLength(std::string_view s, size_t k);
 /// A clock before the text, `02:56:49 ` (Jenkins' timestamper plugin). 0 if none.
 size_t MatchClock(std::string_view s, LineMeta* meta);
 /// A build server's clock before each line, `[11:00:17]` and a tab or blank (TeamCity).

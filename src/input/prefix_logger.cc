@@ -30,20 +30,6 @@ size_t LevelLength(std::string_view s, size_t k) {
   return 0;
 }
 
-/// Length of `HH:MM:SS` [`.frac` | `,frac`] at s[k...], or 0.
-size_t ClockLength(std::string_view s, size_t k) {
-  if (!Digits(s, k, 2) || k + 8 > s.size() || s[k + 2] != ':' || !Digits(s, k + 3, 2) ||
-      s[k + 5] != ':' || !Digits(s, k + 6, 2)) {
-    return 0;
-  }
-  size_t e = k + 8;
-  if (e + 1 < s.size() && (s[e] == '.' || s[e] == ',') && IsDigit(s[e + 1])) {
-    ++e;
-    while (e < s.size() && IsDigit(s[e])) ++e;
-  }
-  return e - k;
-}
-
 /// Length of `YYYY-MM-DD HH:MM:SS[.frac]` at s[k...], or 0.
 size_t DateClockLength(std::string_view s, size_t k) {
   if (!Digits(s, k, 4) || k + 11 > s.size() || s[k + 4] != '-' || !Digits(s, k + 5, 2) ||
@@ -69,14 +55,17 @@ size_t PySourceLength(std::string_view s, size_t k, bool func) {
   if (d == e + 1) return 0;
   if (func && d < s.size() && s[d] == ':') {
     size_t f = d + 1;
-    while (f < s.size() && f - d < 128 && (IsAlpha(s[f]) || IsDigit(s[f]) || s[f] == '_' ||
-                                           s[f] == '<' || s[f] == '>')) {
+    while (f < s.size() && f - d < 128 &&
+           (IsAlpha(s[f]) || IsDigit(s[f]) || s[f] == '_' || s[f] == '<' || s[f] == '>')) {
       ++f;
     }
     d = f;
   }
   return d - k;
 }
+
+/// True if `s` holds no blank (a logger's name, loguru's `module:function:line`).
+bool OneToken(std::string_view s) { return s.find(' ') == std::string_view::npos; }
 
 /// Blanks at s[k...]: their count.
 size_t Blanks(std::string_view s, size_t k) {
@@ -138,16 +127,15 @@ size_t MatchDatedLoggerHead(std::string_view s, LineMeta* meta) {
     if (s.substr(k, 2) != "| ") return 0;
     k += 2;
     const size_t end = s.find(" - ", k);
-    if (end == std::string_view::npos || end - k > 160) return 0;
-    for (size_t i = k; i < end; ++i) {
-      if (s[i] == ' ') return 0;  // `module:function:line`, one token
+    if (end == std::string_view::npos || end - k > 160 || !OneToken(s.substr(k, end - k))) {
+      return 0;  // `module:function:line`
     }
     k = end + 3;
   } else {
     const size_t name_end = s.find(" - ", k);
-    if (name_end == std::string_view::npos || name_end - k > 96) return 0;
-    for (size_t i = k; i < name_end; ++i) {
-      if (s[i] == ' ') return 0;  // a logger name, one token
+    if (name_end == std::string_view::npos || name_end - k > 96 ||
+        !OneToken(s.substr(k, name_end - k))) {
+      return 0;  // a logger's name
     }
     k = name_end + 3;
     const size_t level = LevelLength(s, k);

@@ -134,18 +134,23 @@ size_t MatchDateTimeBeforePrefix(std::string_view s, LineMeta* meta) {
   return k + 1;
 }
 
-size_t MatchClock(std::string_view s, LineMeta* meta) {
-  // "02:56:49" [".123"] " " and text: Jenkins' timestamper, a shell's or CI's clock.
-  if (s.size() < 10 || !Digits(s, 0, 2) || s[2] != ':' || !Digits(s, 3, 2) || s[5] != ':' ||
-      !Digits(s, 6, 2)) {
+size_t ClockLength(std::string_view s, size_t k) {
+  if (!Digits(s, k, 2) || k + 8 > s.size() || s[k + 2] != ':' || !Digits(s, k + 3, 2) ||
+      s[k + 5] != ':' || !Digits(s, k + 6, 2)) {
     return 0;
   }
-  size_t k = 8;
-  if (k + 1 < s.size() && (s[k] == '.' || s[k] == ',') && IsDigit(s[k + 1])) {
-    ++k;
-    while (k < s.size() && IsDigit(s[k])) ++k;
+  size_t e = k + 8;
+  if (e + 1 < s.size() && (s[e] == '.' || s[e] == ',') && IsDigit(s[e + 1])) {
+    ++e;
+    while (e < s.size() && IsDigit(s[e])) ++e;
   }
-  if (k + 1 >= s.size() || s[k] != ' ' || s[k + 1] == ' ') return 0;
+  return e - k;
+}
+
+size_t MatchClock(std::string_view s, LineMeta* meta) {
+  // "02:56:49" [".123"] " " and text: Jenkins' timestamper, a shell's or CI's clock.
+  const size_t k = ClockLength(s, 0);
+  if (k == 0 || k + 1 >= s.size() || s[k] != ' ' || s[k + 1] == ' ') return 0;
   SetView(&meta->timestamp, s.substr(0, k));
   return k + 1;
 }
@@ -216,14 +221,11 @@ size_t MatchSyslog(std::string_view s, LineMeta* meta) {
   if (k >= s.size() || s[k] != ' ') return 0;
   LineMeta tail;
   const size_t n = SyslogTailLength(s.substr(k + 1), /*require_pid=*/false, &tail);
-  if (n == 0) {
-    // A CI system's clock without syslog's host and ident (CircleCI: `Jan 22 20:25:11 ` before
-    // the step's output).
-    if (k + 1 >= s.size()) return 0;
-    SetView(&meta->timestamp, s.substr(0, k));
-    return k + 1;
-  }
+  // Without syslog's host and ident, a CI system's clock (CircleCI: `Jan 22 20:25:11 ` before
+  // the step's output).
+  if (n == 0 && k + 1 >= s.size()) return 0;
   SetView(&meta->timestamp, s.substr(0, k));
+  if (n == 0) return k + 1;
   meta->origin_host = tail.origin_host;
   meta->origin_name = tail.origin_name;
   if (tail.origin_pid != 0) meta->origin_pid = tail.origin_pid;

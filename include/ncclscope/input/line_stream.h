@@ -75,6 +75,8 @@ class LineStream {
   /// Reads one physical line from the reader and counts it (lines, truncation, NUL and invalid
   /// UTF-8 bytes). False at end of input.
   bool ReadPhysical(std::string_view* raw, bool* truncated);
+  /// The reader ended (end of input or a damaged stream): the final byte count and status.
+  void NoteEnd();
   /// Reads the next logical line (records decoded and joined) into pending_/record_, starting
   /// with `first` when it is not null (a physical line Next() already read and counted).
   bool ReadLogical(std::string_view first, bool first_truncated);
