@@ -6,37 +6,16 @@
 
 #include <string>
 
-#include "ncclscope/input/prefix.h"
+#include "strip_prefixes_helper.h"
 
 namespace ncclscope {
 namespace {
 
+using testing::Strip;
+using testing::Stripped;
+
 constexpr std::string_view kNccl =
     "node-3:909608:910000 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC";
-
-struct Stripped {
-  std::string text, timestamp, pod, origin_host, origin_name;
-  int rank = -1;
-  uint32_t origin_pid = 0;
-  bool had_ansi = false;
-  MultiNodePrefix multi_node = MultiNodePrefix::kNone;
-};
-
-Stripped Strip(std::string_view raw) {
-  std::string scratch;
-  LineMeta meta;
-  Stripped s;
-  s.text = std::string(StripPrefixes(raw, &meta, &scratch));
-  s.timestamp = std::string(meta.timestamp);
-  s.pod = std::string(meta.pod);
-  s.origin_host = std::string(meta.origin_host);
-  s.origin_name = std::string(meta.origin_name);
-  s.rank = meta.launcher_rank;
-  s.origin_pid = meta.origin_pid;
-  s.had_ansi = meta.had_ansi;
-  s.multi_node = meta.multi_node;
-  return s;
-}
 
 TEST(PrefixFamilies, RayWorkerGivesPidIpAndActor) {
   Stripped s = Strip("(RayWorkerWrapper pid=909608, ip=10.0.0.3) " + std::string(kNccl));

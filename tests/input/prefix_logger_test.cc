@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "ncclscope/input/prefix.h"
 #include "ncclscope/model/log_time.h"
+#include "strip_prefixes_helper.h"
 
 namespace ncclscope {
 namespace {
@@ -14,33 +14,21 @@ namespace {
 constexpr std::string_view kError =
     "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)";
 
-struct Stripped {
-  std::string text;
-  std::string timestamp;
-  int launcher_rank = -1;
-  uint32_t origin_pid = 0;
-};
-
-Stripped Strip(std::string_view raw) {
-  std::string scratch;
-  LineMeta meta;
-  Stripped s;
-  s.text = std::string(StripPrefixes(raw, &meta, &scratch));
-  s.timestamp = std::string(meta.timestamp);
-  s.launcher_rank = meta.launcher_rank;
-  s.origin_pid = meta.origin_pid;
-  return s;
-}
+using testing::Strip;
+using testing::Stripped;
 
 TEST(LoggerHead, VllmBracketedSourceIsTakenOffWithItsTime) {
-  const Stripped s = Strip("ERROR 08-05 14:13:44 [multiproc_executor.py:487] " + std::string(kError));
+  const Stripped s =
+      Strip("ERROR 08-05 14:13:44 [multiproc_executor.py:487] " + std::string(kError));
   EXPECT_EQ(s.text, kError);
   EXPECT_EQ(s.timestamp, "08-05 14:13:44");
 }
 
 TEST(LoggerHead, VllmUnderItsWorkerPrefixKeepsTheWorkersIdentity) {
-  const Stripped s = Strip("(VllmWorker rank=3 pid=4665) ERROR 08-05 14:13:44.123 "
-                           "[multiproc_executor.py:487] " + std::string(kError));
+  const Stripped s = Strip(
+      "(VllmWorker rank=3 pid=4665) ERROR 08-05 14:13:44.123 "
+      "[multiproc_executor.py:487] " +
+      std::string(kError));
   EXPECT_EQ(s.text, kError);
   EXPECT_EQ(s.timestamp, "08-05 14:13:44.123");
   EXPECT_EQ(s.origin_pid, 4665u);
@@ -54,21 +42,24 @@ TEST(LoggerHead, OlderVllmSourceWithoutBracket) {
 }
 
 TEST(LoggerHead, VllmKeepsTheIndentOfTracebackLines) {
-  const Stripped s = Strip("ERROR 08-05 14:13:44 [multiproc_executor.py:487]   File \"/x.py\", "
-                           "line 257, in NCCL_CHECK");
+  const Stripped s = Strip(
+      "ERROR 08-05 14:13:44 [multiproc_executor.py:487]   File \"/x.py\", "
+      "line 257, in NCCL_CHECK");
   EXPECT_EQ(s.text, "  File \"/x.py\", line 257, in NCCL_CHECK");
 }
 
 TEST(LoggerHead, DeepSpeedLevelAndSourceFunction) {
-  const Stripped s = Strip("[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] "
-                           "['/usr/bin/python3', '-u', 'main.py'] exits with return code = -9");
+  const Stripped s = Strip(
+      "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] "
+      "['/usr/bin/python3', '-u', 'main.py'] exits with return code = -9");
   EXPECT_EQ(s.text, "['/usr/bin/python3', '-u', 'main.py'] exits with return code = -9");
   EXPECT_EQ(s.timestamp, "2023-04-14 13:11:27,885");
 }
 
 TEST(LoggerHead, DeepSpeedHeadBehindPdshHost) {
-  const Stripped s = Strip("10.0.0.6: [2022-12-17 19:15:38,591] [INFO] "
-                           "[comm.py:633:init_distributed] Initializing TorchBackend");
+  const Stripped s = Strip(
+      "10.0.0.6: [2022-12-17 19:15:38,591] [INFO] "
+      "[comm.py:633:init_distributed] Initializing TorchBackend");
   EXPECT_EQ(s.text, "Initializing TorchBackend");
 }
 
@@ -80,8 +71,9 @@ TEST(LoggerHead, HuggingFaceLevelSourceThenTime) {
 }
 
 TEST(LoggerHead, LoguruAndLoggingAsctime) {
-  EXPECT_EQ(Strip("2024-01-01 12:00:00.123 | ERROR    | train:main:42 - " + std::string(kError)).text,
-            kError);
+  EXPECT_EQ(
+      Strip("2024-01-01 12:00:00.123 | ERROR    | train:main:42 - " + std::string(kError)).text,
+      kError);
   EXPECT_EQ(Strip("2024-01-01 12:00:00,123 - root - ERROR - " + std::string(kError)).text, kError);
   EXPECT_EQ(Strip("[2024-01-01 12:00:00,123] ERROR - " + std::string(kError)).text, kError);
 }
@@ -98,16 +90,19 @@ TEST(LoggerHead, TextThatOnlyLooksLikeAHeadStays) {
   // Python's basicConfig format is read by the framework parsers as it is.
   EXPECT_EQ(Strip("ERROR:root:" + std::string(kError)).text, "ERROR:root:" + std::string(kError));
   // A word that starts like a level, a date without a source location.
-  EXPECT_EQ(Strip("INFORMATION 08-05 14:13:44 [x.py:1] y").text, "INFORMATION 08-05 14:13:44 [x.py:1] y");
-  EXPECT_EQ(Strip("ERROR 08-05 14:13:44 no source here").text, "ERROR 08-05 14:13:44 no source here");
+  EXPECT_EQ(Strip("INFORMATION 08-05 14:13:44 [x.py:1] y").text,
+            "INFORMATION 08-05 14:13:44 [x.py:1] y");
+  EXPECT_EQ(Strip("ERROR 08-05 14:13:44 no source here").text,
+            "ERROR 08-05 14:13:44 no source here");
   // A plain log line's own date and level (torchelastic's and others') stay as they are.
   EXPECT_EQ(Strip("2020-11-08 20:25:49,123 INFO something").text,
             "2020-11-08 20:25:49,123 INFO something");
 }
 
 TEST(LoggerHead, NcclLineBehindAVllmHeadStillReachesItsHead) {
-  const Stripped s = Strip("INFO 08-05 14:13:44 [pynccl.py:70] host:1:1 [0] NCCL INFO Bootstrap : "
-                           "Using eth0:10.0.0.1<0>");
+  const Stripped s = Strip(
+      "INFO 08-05 14:13:44 [pynccl.py:70] host:1:1 [0] NCCL INFO Bootstrap : "
+      "Using eth0:10.0.0.1<0>");
   EXPECT_EQ(s.text, "host:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>");
 }
 

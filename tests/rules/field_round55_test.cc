@@ -93,7 +93,8 @@ TEST(FieldRound61, DeepSpeedLauncherEnvironmentIsReadAsSettings) {
       "[2021-02-08 22:59:18,790] [INFO] [launch.py:71:main] 0 NCCL_IB_DISABLE 1\n"
       "[2021-02-08 22:59:18,790] [INFO] [launch.py:71:main] 0 NCCL_SOCKET_IFNAME lo\n"
       "[2023-06-08 04:35:53,337] [INFO] [launch.py:138:main] 0 NCCL_VERSION=2.13.4-1\n"
-      "[2023-06-08 04:35:53,337] [INFO] [launch.py:138:main] 0 NV_LIBNCCL_PACKAGE=libnccl2=2.13.4-1+"
+      "[2023-06-08 04:35:53,337] [INFO] [launch.py:138:main] 0 "
+      "NV_LIBNCCL_PACKAGE=libnccl2=2.13.4-1+"
       "cuda11.7\n"
       "NCCL backend in DeepSpeed not yet implemented\n"
       "gpu1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n");
