@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "ncclscope/model/rank_ranges.h"
+#include "ncclscope/rules/error_trail.h"
 #include "triage_internal.h"
 
 namespace ncclscope {
@@ -331,6 +332,42 @@ RootCause FromHeartbeats(const AttemptView& view, const Incident& first) {
   return rc;
 }
 
+/// Every rank timed out in one collective and none lagged (`timeouts` names no culprit), but
+/// one rank printed an NCCL error of its own (a CUDA failure, a network completion error; not a
+/// peer's going away) no later than the first timeout: that error is why the collective
+/// stalled, and the timeouts are its fallout. An error printed after the first timeout may be
+/// the abort's consequence and is left to the timeouts.
+std::optional<RootCause> ErrorBehindStall(const AttemptView& view,
+                                          const std::optional<RootCause>& timeouts,
+                                          const Incident* first_timeout) {
+  if (!timeouts || !timeouts->culprits.empty() || first_timeout == nullptr) return std::nullopt;
+  std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view);
+  if (!nccl || nccl->culprits.empty() || nccl->evidence.empty()) return std::nullopt;
+  // Only an error of the rank's own: not a peer going away (FromNcclErrors then blames the
+  // peer's host from that report) and not the proxy's report of a failed operation.
+  const Incident* own = nullptr;
+  for (const Incident* i : view.incidents) {
+    if (i->evidence.source == nccl->evidence.front().source &&
+        i->evidence.line == nccl->evidence.front().line) {
+      own = i;
+      break;
+    }
+  }
+  if (own == nullptr || own->cascade || IsProxyOperationReport(own->message) ||
+      own->message.find("communicator was aborted") != std::string::npos) {
+    return std::nullopt;
+  }
+  if (own->rank < 0 && own->host.empty()) return std::nullopt;
+  // A time the error line took from a neighbouring line of its input orders nothing.
+  if (own->time && !own->time_inherited && first_timeout->time &&
+      *own->time > *first_timeout->time) {
+    return std::nullopt;
+  }
+  nccl->reasoning += "; no rank lagged or differed in the timeouts that followed, so the stall "
+                     "is this error's";
+  return nccl;
+}
+
 RootCause AnalyzeAttempt(const Job& job, int attempt) {
   const AttemptView view = ViewOf(job, attempt);
   std::vector<RankFailure> failures = triage_internal::CollectRankFailures(view);
@@ -383,6 +420,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *triage_internal::MismatchFromDetector(view);
   } else if (head != nullptr) {
     rc = FromFailure(view, failures, *head);
+  } else if (std::optional<RootCause> behind = ErrorBehindStall(view, timeouts, first_timeout)) {
+    rc = *behind;
   } else if (timeouts) {
     rc = *timeouts;
   } else if (std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view)) {
