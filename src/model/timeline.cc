@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "ncclscope/base/ascii.h"
+
 namespace ncclscope {
 namespace {
 
@@ -46,14 +48,6 @@ std::optional<int64_t> ClockAt(std::string_view s, size_t pos) {
 std::optional<int64_t> DateKey(int month, int day, std::optional<int64_t> clock) {
   if (!clock || month < 1 || month > 12 || day < 1 || day > 31) return std::nullopt;
   return (int64_t{month - 1} * 31 + (day - 1)) * 86400 * kTimelineNanos + *clock;
-}
-
-bool ContainsNoCase(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != hay.end();
 }
 
 /// Process that printed an NCCL line: "[time] host:pid:tid [dev] ...".
@@ -126,8 +120,11 @@ bool IsCascadeMessage(std::string_view text) {
       "remote process exited", "connection closed", "connection reset", "broken pipe",
       "closing signal",        "was aborted",       "peer closed",
       "retcode 6",             "reset by peer"};
+  // The text folded once, then one plain search per phrase (the phrases are lower case).
+  std::string lower(text);
+  for (char& ch : lower) ch = ascii::ToLower(ch);
   for (std::string_view c : kCascade) {
-    if (ContainsNoCase(text, c)) return true;
+    if (lower.find(c) != std::string::npos) return true;
   }
   return false;
 }

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "ncclscope/base/ascii.h"
+
 namespace ncclscope::rules_internal {
 namespace {
 
@@ -128,12 +130,7 @@ std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep)
 }
 
 bool ContainsNoCase(std::string_view hay, std::string_view needle) {
-  if (needle.empty()) return true;
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != hay.end();
+  return ascii::ContainsNoCase(hay, needle);
 }
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
