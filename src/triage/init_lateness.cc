@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "ncclscope/model/rank_ranges.h"
 #include "triage_internal.h"
@@ -27,12 +29,12 @@ struct Wait {
 std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed) {
   const Job& job = *view.job;
   // The attempt's world communicator: the largest top-level one its processes joined.
+  std::set<std::string_view> worlds;
+  for (const ProcessInstance* p : view.processes) worlds.insert(p->world_comm);
   const Communicator* world = nullptr;
   for (const Communicator& c : job.comms) {
-    if (!c.parent_id.empty()) continue;
-    bool ours = false;
-    for (const ProcessInstance* p : view.processes) ours = ours || p->world_comm == c.id;
-    if (ours && (world == nullptr || c.nranks > world->nranks)) world = &c;
+    if (!c.parent_id.empty() || worlds.count(c.id) == 0) continue;
+    if (world == nullptr || c.nranks > world->nranks) world = &c;
   }
   if (world == nullptr) return std::nullopt;
   std::vector<Wait> waits;
@@ -59,14 +61,15 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
   // the rank: an excerpt that starts after its init, or a communicator it ended) did not
   // "never start": it is named apart and not blamed.
   std::vector<int> present;
-  for (int r = 0; r < world->nranks && world->ranks.size() < static_cast<size_t>(world->nranks);
-       ++r) {
-    if (world->ranks.count(r)) continue;
-    bool logged = false;
+  if (world->ranks.size() < static_cast<size_t>(world->nranks)) {
+    std::set<int> logged;
     for (const ProcessInstance* p : view.processes) {
-      logged = logged || (p->rank == r && p->world == world->nranks);
+      if (p->world == world->nranks) logged.insert(p->rank);
     }
-    (logged ? present : absent).push_back(r);
+    for (int r = 0; r < world->nranks; ++r) {
+      if (world->ranks.count(r)) continue;
+      (logged.count(r) ? present : absent).push_back(r);
+    }
   }
   RootCause rc;
   rc.attempt = view.attempt;

@@ -55,10 +55,8 @@ namespace triage_internal {
 
 const ProcessInstance* AttemptView::ProcessOfRank(int rank) const {
   if (rank < 0) return nullptr;
-  for (const ProcessInstance* p : processes) {
-    if (p->rank == rank) return p;
-  }
-  return nullptr;
+  auto it = by_rank.find(rank);
+  return it == by_rank.end() ? nullptr : it->second;
 }
 
 Culprit AttemptView::CulpritOfRank(int rank) const {
@@ -215,6 +213,7 @@ AttemptView ViewOf(const Job& job, int attempt) {
   for (const ProcessInstance& p : job.incidents.instances) {
     if (p.attempt != attempt) continue;
     v.processes.push_back(&p);
+    if (p.rank >= 0) v.by_rank.try_emplace(p.rank, &p);
     v.world = std::max(v.world, p.world);
   }
   return v;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "ncclscope/model/rank_ranges.h"
 #include "triage_internal.h"
@@ -29,11 +30,19 @@ struct RankState {
 std::set<int> RanksWithP2pChannels(const AttemptView& view) {
   std::set<int> out;
   const Job& job = *view.job;
+  std::unordered_multimap<uint64_t, const ProcessInstance*> by_pid;
+  for (const ProcessInstance* pi : view.processes) {
+    if (pi->rank >= 0) by_pid.emplace(pi->pid, pi);
+  }
+  std::set<int> reporters;
   for (const Link& l : job.links) {
-    if (l.reporter < 0 || l.conn_indexes.count(1) == 0) continue;
-    const Process& p = job.processes[l.reporter];
-    for (const ProcessInstance* pi : view.processes) {
-      if (pi->pid == p.pid && pi->host == p.hostname && pi->rank >= 0) out.insert(pi->rank);
+    if (l.reporter >= 0 && l.conn_indexes.count(1) > 0) reporters.insert(l.reporter);
+  }
+  for (int reporter : reporters) {
+    const Process& p = job.processes[reporter];
+    auto [from, to] = by_pid.equal_range(p.pid);
+    for (auto it = from; it != to; ++it) {
+      if (it->second->host == p.hostname) out.insert(it->second->rank);
     }
   }
   return out;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ncclscope/model/incident.h"
@@ -20,6 +21,8 @@ struct AttemptView {
   std::vector<const Incident*> incidents;
   std::vector<const ProcessInstance*> processes;
   int world = 0;  ///< Largest top-level communicator of the attempt (0 when unknown).
+  /// The first of `processes` with each rank (ProcessOfRank without a scan).
+  std::unordered_map<int, const ProcessInstance*> by_rank;
 
   /// The process of a rank, nullptr when unknown.
   const ProcessInstance* ProcessOfRank(int rank) const;
