@@ -23,6 +23,11 @@ Every line is a corpus line; only host names, pids, communicator pointers, commI
             64 KiB line limit), one long line every few lines.
   files     one file per rank (NCCL_DEBUG_FILE=nccl.%h.%p.log): gen_job.py --split for 512
             hosts x 8 GPUs = 4,096 files (a directory).
+  hung      files, as a job that hung: every rank's file ends with PyTorch's watchdog lines of
+            hang.log's rank 0 (the timeout, the flight-recorder dump, the failed collective's
+            stack), renumbered for that rank; the middle rank ends like hang.log's stuck rank 3
+            (no timeout of its own, a dump signal from another rank). Exercises the triage of a
+            failed job of 4,096 ranks.
   gzip is not generated here: run_bench.sh compresses `mixed`.
 
   python3 bench/gen_shapes.py SHAPE --size-mb 256 -o FILE     (files: -o DIR)
@@ -145,6 +150,36 @@ def shape_files(path, size_mb):
                    check=True)
 
 
+def rank_block(log, rank):
+    """The lines PyTorch printed for `rank` in hang.log: its [rankN]: lines and the stack frames
+    and blank line that follow one of them."""
+    out, own = [], False
+    tag = b"[rank%d]:" % rank
+    for line in log.splitlines(keepends=True):
+        if line.startswith(b"[rank"):
+            own = line.startswith(tag)
+        elif not (line.startswith(b"#") or line == b"\n"):
+            own = False
+        if own:
+            out.append(line)
+    return b"".join(out)
+
+
+def shape_hung(path, size_mb):
+    shape_files(path, size_mb)
+    log = read("hang.log")
+    timed_out, stuck = rank_block(log, 0), rank_block(log, 3)
+    rank_re = re.compile(rb" rank (\d+) nranks (\d+) ")
+    names = sorted(os.listdir(path))
+    for name in names:
+        with open(os.path.join(path, name), "rb+") as f:
+            text = f.read()
+            m = rank_re.search(text)
+            r, nranks = int(m.group(1)), int(m.group(2))
+            block, old = (stuck, 3) if r == nranks // 2 else (timed_out, 0)
+            f.write(re.sub(rb"(\[rank|Rank )%d\b" % old, lambda m: m.group(1) + b"%d" % r, block))
+
+
 def repeat_middle(out, log, is_middle):
     """The log with its lines for which is_middle() holds repeated until the size is reached,
     placed after the last of them (the teardown stays at the end)."""
@@ -201,7 +236,7 @@ def shape_long(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("shape", choices=["mixed", "comms", "restarts", "ranks", "coll", "all", "long",
-                                      "files"])
+                                      "files", "hung"])
     ap.add_argument("--size-mb", type=int, default=256, help="approximate size (not for comms)")
     ap.add_argument("--comms", type=int, default=10000, help="comms: communicators per process")
     ap.add_argument("-o", "--output", required=True)
@@ -210,6 +245,8 @@ def main():
         return shape_ranks(args.output, args.size_mb)
     if args.shape == "files":
         return shape_files(args.output, args.size_mb)
+    if args.shape == "hung":
+        return shape_hung(args.output, args.size_mb)
     out = Sink(args.output, args.size_mb)
     try:
         if args.shape == "mixed":

@@ -2,7 +2,7 @@
 # Throughput and memory of `ncclscope analyze` against `grep -c NCCL`, shape by shape.
 #
 # Usage: bench/run_bench.sh [SIZE_MB]          (default 256: the size of each generated log)
-#   SHAPES="mixed comms restarts ranks coll all long gzip files big-j2"   rows to run
+#   SHAPES="mixed comms restarts ranks coll all long gzip files hung big-j2"   rows to run
 #   RUNS=5         timed runs per tool and shape, side by side (the fastest of each counts)
 #   MEMCHECK=1     peak RSS of analyze on the shape at a quarter of its size and at full size
 #   KEEP=0         keep the generated logs under $BENCH_DIR (default: deleted at the end)
@@ -23,6 +23,8 @@
 #   long     very long lines (ring orders of 2,048-16,384 ranks, Trees of up to 1,024 channels)
 #   gzip     mixed, gzip-compressed (grep side: zgrep -c NCCL; MB/s of the uncompressed bytes)
 #   files    one file per rank, 4,096 files in a directory (grep -rc; analyze -j 1 DIR)
+#   hung     files, as a job that hung: every rank's file ends with PyTorch's watchdog lines
+#            (hang.log's), one rank stuck (the triage of a failed 4,096-rank job)
 #   big-j2   mixed at twice SIZE_MB, analyze -j 2 (the file cut into pieces) vs one grep
 # Every other row runs analyze single-threaded (-j 1), like grep. Page cache is warmed first.
 # Columns: MB/s from the best wall time of RUNS runs of each tool, run side by side; ratio =
@@ -32,7 +34,7 @@
 set -euo pipefail
 
 SIZE_MB=${1:-256}
-SHAPES=${SHAPES:-"mixed comms restarts ranks coll all long gzip files big-j2"}
+SHAPES=${SHAPES:-"mixed comms restarts ranks coll all long gzip files hung big-j2"}
 RUNS=${RUNS:-5}
 MEMCHECK=${MEMCHECK:-1}
 KEEP=${KEEP:-0}
@@ -75,7 +77,7 @@ gen() {
 input_of() {
   case "$1" in
     gzip) echo "$BENCH_DIR/mixed-$2.log.gz" ;;
-    files) echo "$BENCH_DIR/files-$2" ;;
+    files | hung) echo "$BENCH_DIR/$1-$2" ;;
     big-j2) echo "$BENCH_DIR/mixed-$2.log" ;;
     *) echo "$BENCH_DIR/$1-$2.log" ;;
   esac
@@ -94,7 +96,7 @@ warm() { if [[ -d "$1" ]]; then cat "$1"/* >/dev/null; cat "$1"/* >/dev/null; el
 grep_cmd() {
   case "$1" in
     gzip) echo "zgrep -c NCCL $2" ;;
-    files) echo "grep -rc NCCL $2" ;;
+    files | hung) echo "grep -rc NCCL $2" ;;
     *) echo "grep -c NCCL $2" ;;
   esac
 }

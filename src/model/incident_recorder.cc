@@ -371,11 +371,17 @@ Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
   const auto cap_key = std::make_tuple(incident.attempt, incident.pid >= 0 ? incident.pid : -2,
                                        incident.rank, static_cast<int>(incident.kind));
   size_t& n = per_kind_[cap_key];
-  if (log.incidents.size() >= kMaxIncidents || n >= kMaxIncidentsPerProcessKind) {
+  size_t& mine = per_process_[std::make_tuple(std::get<0>(cap_key), std::get<1>(cap_key),
+                                              std::get<2>(cap_key))];
+  // Past the shared budget every process still keeps its first few: a fixed total would keep
+  // the first ranks' lines of a large failed job and none of the later ranks'.
+  if (n >= kMaxIncidentsPerProcessKind ||
+      (log.incidents.size() >= kMaxIncidents && mine >= kIncidentsPerProcess)) {
     ++log.dropped;
     return nullptr;
   }
   ++n;
+  ++mine;
   incident.evidence = LineEvidence(ctx);
   if (!StampOwnTime(ctx, src, &incident) && src.last_key) {
     incident.time = src.last_key;

@@ -127,6 +127,9 @@ class IncidentRecorder {
   std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).
   std::set<InstanceKey> banner_seen_;            ///< Printed the NCCL version banner.
   std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.
+  /// Incidents kept per (attempt, pid, rank): each may keep kIncidentsPerProcess past the
+  /// shared kMaxIncidents.
+  std::map<std::tuple<int, int64_t, int>, size_t> per_process_;
   std::vector<AttemptInfo> attempts_;
   std::set<std::pair<int, int>> peer_closes_;  ///< (instance, peer local rank) recorded.
   std::map<InstanceKey, ConnectionRank> connection_rank_;

@@ -429,6 +429,8 @@ json ReportDocument(const ReportInput& in) {
   for (const auto& e : job.unrecognized_samples) unrec.push_back(JsonEvidence(job, e));
   stats["unrecognized_samples"] = std::move(unrec);
   if (job.stats.folded_comms > 0) stats["folded_communicators"] = job.stats.folded_comms;
+  // Failure lines the triage did not keep (its caps): said only when there were some.
+  if (job.incidents.dropped > 0) stats["incidents_not_kept"] = job.incidents.dropped;
   const LineCoverage cov = CoverageOf(job.stats);
   stats["coverage"] = {{"nccl_lines_read", cov.read},
                        {"understood", cov.understood},

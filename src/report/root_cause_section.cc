@@ -99,6 +99,12 @@ void WriteRootCauseSection(const Job& job, const RootCauseReport& report, std::o
       if (Worth(a.cause)) WriteCause(job, a, "    ", out);
     }
   }
+  if (job.incidents.dropped > 0) {
+    out << fmt::format("  not kept for the triage: {} failure line(s) over its caps ({} per "
+                       "process and kind; past {} in all, {} per process)\n",
+                       job.incidents.dropped, kMaxIncidentsPerProcessKind, kMaxIncidents,
+                       kIncidentsPerProcess);
+  }
   out << "\n";
 }
 

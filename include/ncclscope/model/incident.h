@@ -1,7 +1,7 @@
 // Incidents: the lines that tell how a job ended, kept in the order they were printed with a
 // normalised time, the process/rank they concern and the restart attempt they belong to. Built
 // by JobBuilder from every event (src/model/incident_recorder.cc); the root-cause analysis
-// (src/triage/) reads them. Bounded: a few per process and kind, see kMaxIncidents.
+// (src/triage/) reads them. Bounded: a few per process and kind, see IncidentCap.
 #ifndef NCCLSCOPE_MODEL_INCIDENT_H_
 #define NCCLSCOPE_MODEL_INCIDENT_H_
 
@@ -119,9 +119,17 @@ struct IncidentLog {
   uint64_t dropped = 0;               ///< Incidents not kept (caps).
 };
 
-/// Caps that keep the log bounded.
+/// Caps that keep the log bounded by the job, not by the length of its log: at most
+/// kMaxIncidentsPerProcessKind per process and kind; kMaxIncidents shared by all, and past them
+/// kIncidentsPerProcess more for every process (a hang of 4,096 ranks has a timeout and a
+/// progress line on every rank: a fixed total would drop the later ranks' lines and the triage
+/// would take those ranks for silent). In all at most IncidentCap(processes).
 inline constexpr size_t kMaxIncidents = 4000;
+inline constexpr size_t kIncidentsPerProcess = 3;
 inline constexpr size_t kMaxIncidentsPerProcessKind = 12;
+inline constexpr size_t IncidentCap(size_t processes) {
+  return kMaxIncidents + kIncidentsPerProcess * processes;
+}
 
 std::string_view IncidentKindName(IncidentKind kind);
 
