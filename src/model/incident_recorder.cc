@@ -193,6 +193,28 @@ int RankAtEnd(std::string_view text) {
   return static_cast<int>(rank);
 }
 
+/// The actor process a Ray task error names: "ray::Worker.compute() (pid=35381,
+/// ip=10.223.22.25, actor_id=...)"; false when the message is not one.
+bool RayTaskProcess(std::string_view message, int64_t* pid, std::string* host) {
+  if (!message.starts_with("ray::")) return false;
+  const size_t at = message.find(" (pid=");
+  if (at == std::string_view::npos) return false;
+  size_t k = at + 6;
+  int64_t n = 0;
+  const size_t digits = k;
+  while (k < message.size() && message[k] >= '0' && message[k] <= '9')
+    n = n * 10 + (message[k++] - '0');
+  if (k == digits || n <= 0) return false;
+  *pid = n;
+  if (message.substr(k).starts_with(", ip=")) {
+    const size_t from = k + 5;
+    const size_t end = message.find_first_of(",)", from);
+    if (end != std::string_view::npos && end > from)
+      *host = std::string(message.substr(from, end - from));
+  }
+  return true;
+}
+
 std::string FrameText(const ncclscope::Traceback& t) {
   std::string_view file = t.file;
   const size_t slash = file.rfind('/');
@@ -877,6 +899,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.type = std::string(t->type);
         i.message = std::string(t->message);
         if (tb.started) i.frame = tb.frame;
+        // A Ray task error names the actor process that raised it.
+        if (i.pid < 0) RayTaskProcess(t->message, &i.pid, &i.host);
         src.tracebacks.erase(rank);
         // The launcher's own traceback ends in ChildFailedError (a framework event): an
         // exception here is a worker's (or a lone script's).

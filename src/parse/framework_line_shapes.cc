@@ -13,6 +13,16 @@ namespace ncclscope::parse_internal {
 /// A frame of a c10 exception's C++ backtrace: `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::
 /// checkTimeout(...) + 0x2b4 (0x7fc741429c74 in /usr/local/lib/.../libtorch_cuda.so)`.
 bool IsCppFrameLine(std::string_view text) {
+  // glibc's backtrace_symbols(), as PyTorch prints a watchdog's abort on some builds:
+  // `/usr/lib/.../libtorch_cuda.so(+0xe5c7aa) [0x14d1948877aa] c10d::ProcessGroupNCCL::
+  // ncclCommWatchdog()`, `/usr/lib/x86_64-linux-gnu/libc.so.6(+0x94ac3) [0x1501685e0ac3]`.
+  if (StartsWith(text, "/")) {
+    const size_t open = text.find('(');
+    const size_t addr = text.find(") [0x");
+    return open != std::string_view::npos && addr != std::string_view::npos && open < addr &&
+           text.substr(open, addr - open).find("+0x") != std::string_view::npos &&
+           text.find(']', addr) != std::string_view::npos;
+  }
   if (!StartsWith(text, "frame #")) return false;
   size_t k = 7;
   while (k < text.size() && IsDigit(text[k])) ++k;

@@ -266,6 +266,13 @@ constexpr NoisePrefix kNoise[] = {
     {"Peer ", "registration"},
     {"CTAPolicy ", "env"},
     {"Communicator has ", "collnet"},
+    // RCCL (AMD's fork, same log format): its version block and topology dump.
+    {"RCCL version ", "rccl"},
+    {"ROCr version ", "rccl"},
+    {"Hipruntime version: ", "rccl"},
+    {"Kernel version: ", "rccl"},
+    {"Dmabuf feature disabled without NCCL_DMABUF_ENABLE", "rccl"},
+    {"[node_id = ", "rccl"},
 };
 
 // "channel.cc:42 Cuda Alloc ..." / "misc/utils.cc:234 memory stack hunk ...": skips the

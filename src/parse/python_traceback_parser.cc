@@ -32,6 +32,18 @@ size_t ExceptionTypeLength(std::string_view s) {
         name == "SystemExit")) {
     return 0;
   }
+  // Ray names the exception a remote task raised after its own: "ray.exceptions.RayTaskError(
+  // NcclError): ray::Worker.compute() (pid=35381, ip=10.223.22.25, ...)".
+  if (n < s.size() && s[n] == '(') {
+    size_t close = n + 1;
+    while (close < s.size() && (ascii::IsWordChar(s[close]) || s[close] == '.')) ++close;
+    const std::string_view inner = s.substr(n + 1, close - n - 1);
+    if (close == s.size() || s[close] != ')' ||
+        !(EndsWith(inner, "Error") || EndsWith(inner, "Exception"))) {
+      return 0;
+    }
+    n = close + 1;
+  }
   if (n == s.size()) return n;
   if (s[n] == ':' && (n + 1 == s.size() || s[n + 1] == ' ')) return n;
   return 0;

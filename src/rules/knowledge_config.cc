@@ -282,6 +282,20 @@ constexpr KnownMessage kConfigEntries[] = {
      {"no optional plugin installed (normal)"},
      "Nothing to fix.", "2.19+",
      {"TUNER/Plugin: Could not find: libnccl-tuner.so"}},
+    {"rccl-system-advisory", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
+     {"from kernel command line which can lead to", "from environment which can lead to"},
+     "init.cc",
+     "RCCL's start-up advice on the host's settings (AMD GPUs; not an error)",
+     "RCCL, AMD's NCCL, checks the kernel command line and environment at init and warns when a "
+     "setting AMD recommends is missing; the job goes on. It is advice, not a failure: the "
+     "failure of a job that ends is elsewhere in the log.",
+     {"the node's kernel was booted without amd_iommu=on / iommu=pt",
+      "HSA_FORCE_FINE_GRAIN_PCIE=1 is not set in the job's environment"},
+     "If jobs hang or run slowly on AMD GPUs, apply ROCm's recommended kernel parameters "
+     "(amd_iommu=on iommu=pt) and environment.",
+     "RCCL (init.cc)",
+     {"init.cc:127 NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to "
+      "system instablity or hang!"}},
 };
 
 }  // namespace

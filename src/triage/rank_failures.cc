@@ -54,7 +54,8 @@ CauseClass ClassOfException(const std::string& type, const std::string& message)
   // PyTorch could not fetch the NCCL unique id from rank 0's store ("[14] is setting up NCCL
   // communicator and retrieving ncclUniqueId from [0] via c10d key-value store ..., but
   // store->get('0') got error: Connection reset by peer"): a connection failure.
-  if (Contains(type, "DistBackendError") || Contains(type, "NCCL") ||
+  // "NcclError": cupy's and Ray collective's NCCL exception ("RayTaskError(NcclError)").
+  if (Contains(type, "DistBackendError") || Contains(type, "NCCL") || Contains(type, "NcclError") ||
       Contains(message, "NCCL error") || NamesFailedNcclCall(message) ||
       IsUniqueIdFetchFailure(message)) {
     return ClassOfErrorText(message);
