@@ -75,6 +75,9 @@ bool ParseProxyPeerClosed(std::string_view body, EventData* data);
 /// Lines that are no NCCL message (framework_line_shapes.cc).
 /// A frame of a c10 exception's C++ backtrace (`frame #1: ... (0x7fc7 in libtorch_cuda.so)`).
 bool IsCppFrameLine(std::string_view text);
+/// IPython's marker of a traceback frame's current line: `---> 11 rank, ... = setup()`,
+/// `--> 101     raise RuntimeError("Failed to initialize NCCL")` (code, not a message).
+bool IsIpythonCurrentLine(std::string_view trimmed);
 /// A PyTorch c10 or glog line, a c10 exception's `Exception raised from ...` or a backtrace
 /// frame, after an optional `[rankN]:`: framework output whose message no parser reads.
 bool IsTorchLogLine(std::string_view text);

@@ -29,6 +29,16 @@ bool IsCppFrameLine(std::string_view text) {
   return k > 7 && text.substr(k, 2) == ": " && text.find(" in ") != std::string_view::npos;
 }
 
+bool IsIpythonCurrentLine(std::string_view trimmed) {
+  size_t k = 0;
+  while (k < trimmed.size() && trimmed[k] == '-') ++k;
+  if (k < 2 || trimmed.substr(k, 2) != "> ") return false;
+  k += 2;
+  const size_t digits = k;
+  while (k < trimmed.size() && IsDigit(trimmed[k])) ++k;
+  return k > digits && k < trimmed.size() && trimmed[k] == ' ';
+}
+
 /// A PyTorch c10 or glog line (`[W1121 13:40:45.8 ProcessGroupNCCL.cpp:1575] ...`, `[E
 /// ProcessGroupNCCL.cpp:542] ...`, `I0527 15:16:51.665375 58626 ProcessGroupNCCL.cpp:869] ...`,
 /// after an optional `[rankN]:`), a c10 exception's `Exception raised from X at

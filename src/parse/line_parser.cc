@@ -825,9 +825,11 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     return ParseOutcome::kEvent;
   }
   // The indented source line under a traceback frame (`    raise RuntimeError(f"NCCL error:
-  // {error_str}")`): code that names NCCL, not a message.
-  if (text.front() == ' ' && state_->frame_line != 0 && state_->frame_line + 1 == line.number &&
-      state_->frame_source == line.source) {
+  // {error_str}")`), or IPython's marked current line (`--> 101     raise ...`): code that names
+  // NCCL, not a message.
+  if ((text.front() == ' ' && state_->frame_line != 0 && state_->frame_line + 1 == line.number &&
+       state_->frame_source == line.source) ||
+      parse_internal::IsIpythonCurrentLine(trimmed)) {
     ctx.level = Level::kTorch;
     event->data = KnownNoise{"traceback"};
     return ParseOutcome::kEvent;

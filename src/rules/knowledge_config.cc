@@ -282,6 +282,24 @@ constexpr KnownMessage kConfigEntries[] = {
      {"no optional plugin installed (normal)"},
      "Nothing to fix.", "2.19+",
      {"TUNER/Plugin: Could not find: libnccl-tuner.so"}},
+    {"integrated-gpu-nvml", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
+     {"nvmlDeviceGetP2PStatus(0,0,* failed: Not Supported",
+      "Failed to find nvml device for busId 0000:00:00.0"},
+     {},
+     "NVML has no PCI device or P2P status for this GPU (integrated GPU: Jetson, DGX Spark)",
+     "NCCL asks NVML for the GPU's PCI device and for its peer-to-peer status with itself. An "
+     "integrated GPU (Jetson Orin, the GB10 of a DGX Spark) sits at PCI address 0000:00:00.0 "
+     "without an NVML PCI device, and NVML does not support the P2P query for a GPU with itself: "
+     "NCCL warns and goes on.",
+     {"an integrated GPU (Jetson, DGX Spark), which has no discrete PCI device",
+      "a single-GPU process, whose P2P query with itself NVML does not support"},
+     "Nothing to fix on an integrated GPU. On a discrete GPU, check that the container sees the "
+     "GPU through NVML (nvidia-smi inside it).",
+     "2.19+ (misc/nvmlwrap.cc, init.cc)",
+     {"misc/nvmlwrap.cc:164 NCCL WARN nvmlDeviceGetP2PStatus(0,0,NVML_P2P_CAPS_INDEX_READ) "
+      "failed: Not Supported",
+      "init.cc:471 NCCL WARN Failed to find nvml device for busId 0000:00:00.0. This may affect "
+      "performance."}},
     {"rccl-system-advisory", "", kBenignRule, Severity::kInfo, FailureSide::kNone,
      {"from kernel command line which can lead to", "from environment which can lead to"},
      "init.cc",

@@ -1,7 +1,8 @@
-// The families the sixty-fourth and sixty-fifth held-out rounds of public logs exposed
-// (docs/triage.md): RCCL on AMD GPUs (its version block, its start-up advice) and Ray jobs (a
-// remote task's NCCL exception, glibc backtraces of the watchdog). Lines verbatim from the
-// threads named, each with the case where the tool must conclude otherwise.
+// The families the sixty-fourth to sixty-seventh held-out rounds of public logs exposed
+// (docs/triage.md): RCCL on AMD GPUs (its version block, its start-up advice), Ray jobs (a
+// remote task's NCCL exception, glibc backtraces of the watchdog) and integrated GPUs (Jetson,
+// DGX Spark). Lines verbatim from the threads named, each with the case where the tool must
+// conclude otherwise.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -98,6 +99,49 @@ TEST(FieldRound65, GlibcBacktraceFramesAreKnownFrames) {
       "(WorkerDict pid=830, ip=172.26.143.83) /usr/lib/x86_64-linux-gnu/libstdc++.so.6(+0xdc253) "
       "[0x1501663dd253]\n");
   EXPECT_EQ(r.job.stats.unrecognized_mentions, 0u);
+}
+
+// googlecolab/colabtools#1735: a notebook cell's IPython traceback marks the frame's current
+// line with an arrow; that line is code even when it names NCCL.
+TEST(FieldRound66, IpythonMarkedCodeLineIsNoUnreadMention) {
+  const AnalysisResult r = AnalyzeText(
+      "/usr/local/lib/python3.6/dist-packages/jukebox/utils/dist_utils.py in "
+      "_setup_dist_from_mpi(master_addr, backend, port, n_attempts, verbose)\n"
+      "     99             pass\n"
+      "    100 \n"
+      "--> 101     raise RuntimeError(\"Failed to initialize NCCL\")\n");
+  EXPECT_EQ(r.job.stats.unrecognized_mentions, 0u);
+}
+
+TEST(FieldRound66, AnArrowWithoutALineNumberIsNoCodeLine) {
+  const AnalysisResult r = AnalyzeText("--> NCCL INFO something the tool cannot read\n");
+  EXPECT_EQ(r.job.stats.unrecognized_mentions + r.job.stats.unrecognized, 1u);
+}
+
+// dusty-nv/jetson-containers#1636: nccl-tests on a Jetson AGX Orin (one integrated GPU). NVML
+// has no PCI device and no P2P status for it; NCCL warns and the test passes.
+constexpr std::string_view kOrinWarnings =
+    "NCCL version 2.29.3+cuda12.9\n"
+    "\n"
+    "[2026-02-24 10:44:30] jetson:27998:27998 [0] misc/nvmlwrap.cc:164 NCCL WARN "
+    "nvmlDeviceGetP2PStatus(0,0,NVML_P2P_CAPS_INDEX_READ) failed: Not Supported\n"
+    "\n"
+    "[2026-02-24 10:44:30] jetson:27998:27998 [0] init.cc:471 NCCL WARN Failed to find nvml "
+    "device for busId 0000:00:00.0. This may affect performance.\n";
+
+TEST(FieldRound67, IntegratedGpuNvmlWarningsAreHarmless) {
+  const AnalysisResult r = AnalyzeText(kOrinWarnings);
+  EXPECT_EQ(FindingOf(r, "nccl-warn"), nullptr);
+  EXPECT_FALSE(r.root_cause.cause.job_failed);
+}
+
+TEST(FieldRound67, NvmlMissingADiscreteGpuStillWarns) {
+  // A discrete GPU at a real bus id that NVML cannot find (a container without NVML access) is
+  // not the integrated-GPU case.
+  const AnalysisResult r = AnalyzeText(
+      "node1:4000:4000 [0] init.cc:471 NCCL WARN Failed to find nvml device for busId "
+      "0000:1b:00.0. This may affect performance.\n");
+  EXPECT_NE(FindingOf(r, "nccl-warn"), nullptr);
 }
 
 }  // namespace
