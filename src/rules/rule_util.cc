@@ -1,7 +1,6 @@
 #include "rule_util.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 #include "ncclscope/base/ascii.h"
