@@ -120,8 +120,9 @@ class IncidentRecorder {
   static bool StampOwnTime(const EventContext& ctx, const SourceState& src, Incident* incident);
   /// Lines from a pod's `Reason:` to its first container's state in `kubectl describe pod`.
   static constexpr uint64_t kPodReasonWindow = 8;
-  /// Lines between a wrapped watchdog line and the line that completes it.
-  static constexpr uint64_t kCutJoinLines = 2;
+  /// Lines between a wrapped watchdog line and the line that completes it: the parser joins up
+  /// to four pieces, each at most two lines after the one before (a paste re-wrapped by hand).
+  static constexpr uint64_t kCutJoinLines = 8;
 
   std::vector<SourceState> sources_;
   std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).

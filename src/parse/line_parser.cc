@@ -80,6 +80,7 @@ struct LineParser::State {
   std::string torch_cut;
   uint32_t torch_cut_source = 0;
   uint64_t torch_cut_line = 0;
+  int torch_cut_pieces = 0;  ///< Lines joined into torch_cut so far (a wrap over several lines).
   std::string unlinked;  ///< A body with its markdown autolinks removed.
   /// Host names of earlier heads (a few): where two messages are glued, the second head's host
   /// runs into the first message's text (`...via P2P/CUMEMvm:12:13 [1] NCCL INFO`), and a known
@@ -404,9 +405,27 @@ constexpr uint64_t kMaxTorchCutDistance = 2;  // The same for a wrapped PyTorch 
 bool IsCutWatchdogText(std::string_view t) {
   if (t.find("Watchdog caught collective operation timeout") != std::string_view::npos)
     return t.find(") ran for ") == std::string_view::npos;
-  if (t.find("Exception (either an error or timeout)") != std::string_view::npos)
+  if (t.find("Exception (either an error or timeout)") != std::string_view::npos ||
+      t.find("failure detected by watchdog at work sequence id") != std::string_view::npos)
     return t.find("last completed ") == std::string_view::npos;
   return false;
+}
+
+/// Lines one wrapped watchdog message may span before its end (a paste re-wrapped by hand puts
+/// WorkNCCL's fields on two or three lines of their own).
+constexpr int kMaxTorchCutPieces = 4;
+
+/// How many of a watchdog message's fields a parse found: a continuation that finds more than
+/// the text before it belongs to it.
+int WatchdogFieldsFound(const EventData& d) {
+  if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
+    return (w->seq >= 0) + !w->op_type.empty() + (w->numel_in >= 0) + (w->numel_out >= 0) +
+           (w->timeout_ms >= 0) + (w->ran_ms >= 0);
+  }
+  if (const auto* p = std::get_if<WorkProgress>(&d)) {
+    return (p->failed_seq >= 0) + (p->last_enqueued >= 0) + (p->last_completed >= 0);
+  }
+  return 0;
 }
 
 /// How much of what the cut line lacked the joined text says: 0 when it is not a whole
@@ -553,7 +572,30 @@ bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
       }
     }
   }
-  if (best == 0) return false;
+  if (best == 0) {
+    // Still not whole (a message wrapped over several lines): when this line added fields to
+    // the message, it is a piece of it; keep the joined text for the next line.
+    if (state_->torch_cut_pieces + 1 >= kMaxTorchCutPieces) return false;
+    std::string joined = cut;
+    if (joined.back() != ' ') joined += ' ';
+    joined += text;
+    if (!IsCutWatchdogText(joined)) return false;
+    Event before, after;
+    ResetContext(line, cut, &before.ctx);
+    if (!parse_internal::ParseFramework(cut, &before.ctx, &before.data))
+      ParseFrameworkBehindPrefix(line, cut, &before.ctx, &before.data);
+    ResetContext(line, joined, &after.ctx);
+    if (!parse_internal::ParseFramework(joined, &after.ctx, &after.data))
+      ParseFrameworkBehindPrefix(line, joined, &after.ctx, &after.data);
+    if (WatchdogFieldsFound(after.data) <= WatchdogFieldsFound(before.data)) return false;
+    state_->torch_cut = std::move(joined);
+    state_->torch_cut_line = line.number;
+    ++state_->torch_cut_pieces;
+    ResetContext(line, line.text, &event->ctx);
+    event->ctx.level = Level::kTorch;
+    event->data = KnownNoise{"cut"};
+    return true;
+  }
   // Parsed again: the event's views point into `joined`, which the other join overwrote.
   std::string& joined = state_->joined;
   joined = cut;
@@ -685,6 +727,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     state_->torch_cut.assign(trimmed);
     state_->torch_cut_source = line.source;
     state_->torch_cut_line = line.number;
+    state_->torch_cut_pieces = 0;
   }
   if (last_error && !trimmed.empty()) {
     // PyTorch "Last error:\n<last NCCL WARN body>": the body of NCCL's last warning (after the

@@ -101,6 +101,43 @@ TEST(FieldRound65, GlibcBacktraceFramesAreKnownFrames) {
   EXPECT_EQ(r.job.stats.unrecognized_mentions, 0u);
 }
 
+// allenai/OLMo-core#829: the reporter re-wrapped rank 4's watchdog lines by hand, WorkNCCL's
+// fields over three lines of their own; the pieces are one timeout, and one progress line.
+constexpr std::string_view kHandWrappedTimeout =
+    "[Rank 4] Watchdog caught collective operation timeout:\n"
+    "WorkNCCL(SeqNum=27732, OpType=_REDUCE_SCATTER_BASE,\n"
+    "         NumelIn=215585536, NumelOut=26948192, Timeout(ms)=1800000)\n"
+    "         ran for 1800003 milliseconds before timing out.\n"
+    "\n"
+    "[Rank 4] failure detected by watchdog at work sequence id: 27732\n"
+    "         PG status: last enqueued work: 27753, last completed work: 27731\n";
+
+TEST(FieldRound65, WatchdogTimeoutWrappedOverFourLinesIsOneTimeout) {
+  const AnalysisResult r = AnalyzeText(kHandWrappedTimeout);
+  EXPECT_EQ(r.job.stats.unrecognized_mentions, 0u);
+  EXPECT_NE(r.root_cause.cause.what.find("SeqNum 27732 _REDUCE_SCATTER_BASE"), std::string::npos)
+      << r.root_cause.cause.what;
+  int timeouts = 0;
+  for (const Incident& i : r.job.incidents.incidents) {
+    timeouts += i.kind == IncidentKind::kWatchdogTimeout ? 1 : 0;
+  }
+  EXPECT_EQ(timeouts, 1);
+}
+
+TEST(FieldRound65, ALineThatAddsNoFieldIsNoPieceOfTheTimeout) {
+  // A traceback after a cut timeout line starts the traceback; it does not join the timeout.
+  const AnalysisResult r = AnalyzeText(
+      "[Rank 4] Watchdog caught collective operation timeout:\n"
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 12, in <module>\n"
+      "ValueError: loss became NaN at step 3\n");
+  int exceptions = 0;
+  for (const Incident& i : r.job.incidents.incidents) {
+    exceptions += i.kind == IncidentKind::kException ? 1 : 0;
+  }
+  EXPECT_EQ(exceptions, 1);
+}
+
 // googlecolab/colabtools#1735: a notebook cell's IPython traceback marks the frame's current
 // line with an arrow; that line is code even when it names NCCL.
 TEST(FieldRound66, IpythonMarkedCodeLineIsNoUnreadMention) {
