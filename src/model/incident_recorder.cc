@@ -358,7 +358,7 @@ void IncidentRecorder::NoteTerminateWhat(const EventContext& ctx, int rank, Sour
 void IncidentRecorder::NoteLooseWhat(const EventContext& ctx, std::string_view what, int rank,
                                      Job* job) {
   // The earliest terminate of this input, a few lines up, that has no text yet.
-  std::vector<Incident>& incidents = job->incidents.incidents;
+  ChunkedVector<Incident>& incidents = job->incidents.incidents;
   Incident* found = nullptr;
   for (size_t k = incidents.size(); k-- > 0;) {
     Incident& i = incidents[k];

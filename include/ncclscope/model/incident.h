@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/base/chunked_vector.h"
 #include "ncclscope/model/evidence.h"
 #include "ncclscope/model/log_time.h"
 #include "ncclscope/parse/events.h"
@@ -113,7 +114,9 @@ struct AttemptInfo {
 };
 
 struct IncidentLog {
-  std::vector<Incident> incidents;  ///< In input order per source; sorted by time on demand.
+  /// In input order per source; sorted by time on demand. Chunked: a failed job of thousands of
+  /// ranks keeps tens of thousands, which a vector would copy as it doubles.
+  ChunkedVector<Incident> incidents;
   std::vector<ProcessInstance> instances;
   std::vector<AttemptInfo> attempts;  ///< At least one when any event was seen.
   uint64_t dropped = 0;               ///< Incidents not kept (caps).
