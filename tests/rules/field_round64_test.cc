@@ -15,6 +15,12 @@ namespace {
 
 using testing::FindingOf;
 
+int IncidentsOfKind(const AnalysisResult& r, IncidentKind kind) {
+  int n = 0;
+  for (const Incident& i : r.job.incidents.incidents) n += i.kind == kind ? 1 : 0;
+  return n;
+}
+
 // ROCm/rccl#2188 and ROCm/rccl-tests#163: RCCL's version block at init.
 constexpr std::string_view kRcclVersionBlock =
     "z292:58192:58192 [0] NCCL INFO Kernel version: 5.15.0-163-generic\n"
@@ -117,11 +123,7 @@ TEST(FieldRound65, WatchdogTimeoutWrappedOverFourLinesIsOneTimeout) {
   EXPECT_EQ(r.job.stats.unrecognized_mentions, 0u);
   EXPECT_NE(r.root_cause.cause.what.find("SeqNum 27732 _REDUCE_SCATTER_BASE"), std::string::npos)
       << r.root_cause.cause.what;
-  int timeouts = 0;
-  for (const Incident& i : r.job.incidents.incidents) {
-    timeouts += i.kind == IncidentKind::kWatchdogTimeout ? 1 : 0;
-  }
-  EXPECT_EQ(timeouts, 1);
+  EXPECT_EQ(IncidentsOfKind(r, IncidentKind::kWatchdogTimeout), 1);
 }
 
 TEST(FieldRound65, ALineThatAddsNoFieldIsNoPieceOfTheTimeout) {
@@ -131,11 +133,7 @@ TEST(FieldRound65, ALineThatAddsNoFieldIsNoPieceOfTheTimeout) {
       "Traceback (most recent call last):\n"
       "  File \"train.py\", line 12, in <module>\n"
       "ValueError: loss became NaN at step 3\n");
-  int exceptions = 0;
-  for (const Incident& i : r.job.incidents.incidents) {
-    exceptions += i.kind == IncidentKind::kException ? 1 : 0;
-  }
-  EXPECT_EQ(exceptions, 1);
+  EXPECT_EQ(IncidentsOfKind(r, IncidentKind::kException), 1);
 }
 
 // googlecolab/colabtools#1735: a notebook cell's IPython traceback marks the frame's current
