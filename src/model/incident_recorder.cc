@@ -201,10 +201,7 @@ bool RayTaskProcess(std::string_view message, int64_t* pid, std::string* host) {
   if (at == std::string_view::npos) return false;
   size_t k = at + 6;
   int64_t n = 0;
-  const size_t digits = k;
-  while (k < message.size() && message[k] >= '0' && message[k] <= '9')
-    n = n * 10 + (message[k++] - '0');
-  if (k == digits || n <= 0) return false;
+  if (!ReadNumber(message, &k, &n) || n <= 0) return false;
   *pid = n;
   if (message.substr(k).starts_with(", ip=")) {
     const size_t from = k + 5;

@@ -455,6 +455,13 @@ bool ParseFrameworkBehindPrefix(const Line& line, std::string_view text, EventCo
   return false;
 }
 
+/// A watchdog or other framework line, at its start or behind a prefix nobody planned for.
+bool ParseTorchText(const Line& line, std::string_view text, Event* event) {
+  ResetContext(line, text, &event->ctx);
+  return parse_internal::ParseFramework(text, &event->ctx, &event->data) ||
+         ParseFrameworkBehindPrefix(line, text, &event->ctx, &event->data);
+}
+
 }  // namespace
 
 inline void LineParser::Dispatch(Event* event) {
@@ -553,41 +560,37 @@ bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
   // tie).
   const std::string cut = std::move(state_->torch_cut);
   state_->torch_cut.clear();
+  auto join = [&](bool blank, std::string* out) {
+    *out = cut;
+    if (blank && out->back() != ' ') *out += ' ';
+    *out += text;
+  };
   int best = 0;
   bool best_blank = true;
+  int blank_fields = 0;  ///< Fields the join with a blank read.
   for (const bool blank : {true, false}) {
     if (!blank && cut.back() == ' ') continue;
-    std::string& joined = state_->joined;
-    joined = cut;
-    if (blank && joined.back() != ' ') joined += ' ';
-    joined += text;
+    join(blank, &state_->joined);
     Event candidate;
-    ResetContext(line, joined, &candidate.ctx);
-    if (parse_internal::ParseFramework(joined, &candidate.ctx, &candidate.data) ||
-        ParseFrameworkBehindPrefix(line, joined, &candidate.ctx, &candidate.data)) {
+    if (ParseTorchText(line, state_->joined, &candidate)) {
       const int score = WatchdogCompleteness(candidate.data);
       if (score > best) {
         best = score;
         best_blank = blank;
       }
+      if (blank) blank_fields = WatchdogFieldsFound(candidate.data);
     }
   }
   if (best == 0) {
     // Still not whole (a message wrapped over several lines): when this line added fields to
     // the message, it is a piece of it; keep the joined text for the next line.
     if (state_->torch_cut_pieces + 1 >= kMaxTorchCutPieces) return false;
-    std::string joined = cut;
-    if (joined.back() != ' ') joined += ' ';
-    joined += text;
+    std::string joined;
+    join(true, &joined);
     if (!IsCutWatchdogText(joined)) return false;
-    Event before, after;
-    ResetContext(line, cut, &before.ctx);
-    if (!parse_internal::ParseFramework(cut, &before.ctx, &before.data))
-      ParseFrameworkBehindPrefix(line, cut, &before.ctx, &before.data);
-    ResetContext(line, joined, &after.ctx);
-    if (!parse_internal::ParseFramework(joined, &after.ctx, &after.data))
-      ParseFrameworkBehindPrefix(line, joined, &after.ctx, &after.data);
-    if (WatchdogFieldsFound(after.data) <= WatchdogFieldsFound(before.data)) return false;
+    Event before;
+    ParseTorchText(line, cut, &before);
+    if (blank_fields <= WatchdogFieldsFound(before.data)) return false;
     state_->torch_cut = std::move(joined);
     state_->torch_cut_line = line.number;
     ++state_->torch_cut_pieces;
@@ -598,12 +601,8 @@ bool LineParser::ParseTorchContinuation(const Line& line, Event* event) {
   }
   // Parsed again: the event's views point into `joined`, which the other join overwrote.
   std::string& joined = state_->joined;
-  joined = cut;
-  if (best_blank && joined.back() != ' ') joined += ' ';
-  joined += text;
-  ResetContext(line, joined, &event->ctx);
-  if (!parse_internal::ParseFramework(joined, &event->ctx, &event->data))
-    ParseFrameworkBehindPrefix(line, joined, &event->ctx, &event->data);
+  join(best_blank, &joined);
+  ParseTorchText(line, joined, event);
   event->ctx.text = joined;
   return true;
 }

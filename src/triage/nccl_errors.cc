@@ -141,73 +141,97 @@ RootCause FromProxyWrapper(const AttemptView& view, const Incident& wrapper) {
 
 }  // namespace
 
-std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
-  const Incident* first = nullptr;
-  const Incident* first_cascade = nullptr;
+namespace {
+
+/// The attempt's NCCL error lines by role: the first of a rank's own (not a peer's end, not a
+/// proxy's report of a failed operation), the first cascade, the first proxy report.
+struct NcclErrorLines {
+  const Incident* own = nullptr;
+  const Incident* cascade = nullptr;
+  const Incident* wrapper = nullptr;
+};
+
+NcclErrorLines PickNcclErrorLines(const AttemptView& view) {
+  NcclErrorLines out;
   const Incident* first_local = nullptr;  ///< First error of a rank's own resources.
-  const Incident* first_wrapper = nullptr;  ///< First proxy report of a failed operation.
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kNcclWarn && i->kind != IncidentKind::kNcclError) continue;
     if (IsBenignWarn(*i)) continue;
     if (IsProxyWrapper(*i)) {
-      if (first_wrapper == nullptr) first_wrapper = i;
+      if (out.wrapper == nullptr) out.wrapper = i;
       continue;
     }
     if (i->cascade || i->message.find("communicator was aborted") != std::string::npos) {
-      if (first_cascade == nullptr) first_cascade = i;
+      if (out.cascade == nullptr) out.cascade = i;
       continue;
     }
-    if (first == nullptr) first = i;
+    if (out.own == nullptr) out.own = i;
     if (first_local == nullptr && ClassOfNcclIncident(*i) != CauseClass::kNetwork) {
       first_local = i;
     }
   }
   // A rank's own failure (GPU memory, /dev/shm, CUDA) makes its peers' sockets fail: when the
   // lines carry no times to order them, or the local error came soon after, it is the cause.
+  const Incident* first = out.own;
   if (first != nullptr && first_local != nullptr && first != first_local &&
       ClassOfNcclIncident(*first) == CauseClass::kNetwork) {
     const bool unordered = !(first->time && first_local->time) ||
                            (first->time_inherited && first_local->time_inherited);
     const bool soon = first->time && first_local->time &&
                       *first_local->time - *first->time <= int64_t{60} * 1000000000;
-    if (unordered || soon) first = first_local;
+    if (unordered || soon) out.own = first_local;
   }
+  return out;
+}
+
+}  // namespace
+
+const Incident* FirstOwnNcclError(const AttemptView& view) { return PickNcclErrorLines(view).own; }
+
+RootCause FromOwnNcclError(const AttemptView& view, const Incident& first) {
   RootCause rc;
   rc.attempt = view.attempt;
   rc.job_failed = true;
-  if (first != nullptr) {
-    rc.cls = ClassOfNcclIncident(*first);
-    rc.confidence = Confidence::kMedium;
-    std::set<int> ranks;
-    for (const Incident* i : view.incidents) {
-      if ((i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError) &&
-          !i->cascade && i->message == first->message) {
-        rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
-      }
+  rc.cls = ClassOfNcclIncident(first);
+  rc.confidence = Confidence::kMedium;
+  for (const Incident* i : view.incidents) {
+    if ((i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError) &&
+        !i->cascade && i->message == first.message) {
+      rc.cause_lines.push_back({i->evidence.source, i->evidence.line});
     }
-    Culprit c{first->rank, first->host, first->pid};
-    rc.culprits.push_back(c);
-    rc.what = fmt::format("NCCL error: {}", first->message);
-    rc.evidence.push_back(first->evidence);
-    if (!first->detail.empty()) {
-      rc.what += fmt::format(" — Last error: {}", first->detail);
-      if (first->detail_evidence.line != first->evidence.line) {
-        rc.evidence.push_back(first->detail_evidence);
-        rc.cause_lines.push_back({first->detail_evidence.source, first->detail_evidence.line});
-      }
-    }
-    rc.time = first->time;
-    rc.time_text = first->time_text;
-    rc.reasoning = fmt::format("{} reported the first NCCL error that is not a consequence of "
-                               "a peer going away: \"{}\"",
-                               RankText(c.rank, c.host, c.pid),
-                               first->detail.empty() ? first->message : first->detail);
-    return rc;
   }
+  Culprit c{first.rank, first.host, first.pid};
+  rc.culprits.push_back(c);
+  rc.what = fmt::format("NCCL error: {}", first.message);
+  rc.evidence.push_back(first.evidence);
+  if (!first.detail.empty()) {
+    rc.what += fmt::format(" — Last error: {}", first.detail);
+    if (first.detail_evidence.line != first.evidence.line) {
+      rc.evidence.push_back(first.detail_evidence);
+      rc.cause_lines.push_back({first.detail_evidence.source, first.detail_evidence.line});
+    }
+  }
+  rc.time = first.time;
+  rc.time_text = first.time_text;
+  rc.reasoning = fmt::format("{} reported the first NCCL error that is not a consequence of "
+                             "a peer going away: \"{}\"",
+                             RankText(c.rank, c.host, c.pid),
+                             first.detail.empty() ? first.message : first.detail);
+  return rc;
+}
+
+std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
+  const NcclErrorLines lines = PickNcclErrorLines(view);
+  if (lines.own != nullptr) return FromOwnNcclError(view, *lines.own);
+  const Incident* first_wrapper = lines.wrapper;
+  const Incident* first_cascade = lines.cascade;
   if (first_wrapper != nullptr && !CascadeNamesAnotherProcess(view, *first_wrapper)) {
     return FromProxyWrapper(view, *first_wrapper);
   }
   if (first_cascade == nullptr) return std::nullopt;
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
   // A peer that closed its sockets (FIN: "Connection closed by remote peer", "remote process
   // exited", EPIPE) ended; a reset, a timeout or an unreachable peer points at the network.
   bool network = false;

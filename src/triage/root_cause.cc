@@ -19,7 +19,6 @@
 #include <tuple>
 
 #include "ncclscope/model/rank_ranges.h"
-#include "ncclscope/rules/error_trail.h"
 #include "triage_internal.h"
 
 namespace ncclscope {
@@ -340,31 +339,17 @@ std::optional<RootCause> ErrorBehindStall(const AttemptView& view,
                                           const std::optional<RootCause>& timeouts,
                                           const Incident* first_timeout) {
   if (!timeouts || !timeouts->culprits.empty() || first_timeout == nullptr) return std::nullopt;
-  std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view);
-  if (!nccl || nccl->culprits.empty() || nccl->evidence.empty()) return std::nullopt;
-  // Only an error of the rank's own: not a peer going away (FromNcclErrors then blames the
-  // peer's host from that report) and not the proxy's report of a failed operation.
-  const Incident* own = nullptr;
-  for (const Incident* i : view.incidents) {
-    if (i->evidence.source == nccl->evidence.front().source &&
-        i->evidence.line == nccl->evidence.front().line) {
-      own = i;
-      break;
-    }
-  }
-  if (own == nullptr || own->cascade || IsProxyOperationReport(own->message) ||
-      own->message.find("communicator was aborted") != std::string::npos) {
-    return std::nullopt;
-  }
-  if (own->rank < 0 && own->host.empty()) return std::nullopt;
+  const Incident* own = triage_internal::FirstOwnNcclError(view);
+  if (own == nullptr || (own->rank < 0 && own->host.empty())) return std::nullopt;
   // A time the error line took from a neighbouring line of its input orders nothing.
   if (own->time && !own->time_inherited && first_timeout->time &&
       *own->time > *first_timeout->time) {
     return std::nullopt;
   }
-  nccl->reasoning += "; no rank lagged or differed in the timeouts that followed, so the stall "
-                     "is this error's";
-  return nccl;
+  RootCause rc = triage_internal::FromOwnNcclError(view, *own);
+  rc.reasoning += "; no rank lagged or differed in the timeouts that followed, so the stall "
+                  "is this error's";
+  return rc;
 }
 
 RootCause AnalyzeAttempt(const Job& job, int attempt) {

@@ -83,6 +83,12 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
 /// The first NCCL error that is not a consequence of a peer's end, or the peer that cascade
 /// errors name; nullopt when there is none.
 std::optional<RootCause> FromNcclErrors(const AttemptView& view);
+/// The first NCCL error line of a rank's own (not a peer's end, not a proxy's report of a
+/// failed operation; a local error soon after a network one wins), nullptr when none: what
+/// FromNcclErrors blames first.
+const Incident* FirstOwnNcclError(const AttemptView& view);
+/// The root cause `first` (a FirstOwnNcclError) gives.
+RootCause FromOwnNcclError(const AttemptView& view, const Incident& first);
 
 /// A failed NCCL call shown only by its return-code trail (no WARN or error line in words):
 /// the process of the first failing trail line, with the class its location implies; nullopt
