@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "ncclscope/base/ascii.h"
-
 namespace ncclscope::rules_internal {
 namespace {
 
@@ -126,10 +124,6 @@ std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep)
     s += v[i];
   }
   return s;
-}
-
-bool ContainsNoCase(std::string_view hay, std::string_view needle) {
-  return ascii::ContainsNoCase(hay, needle);
 }
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ncclscope/base/ascii.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/rules/finding.h"
 #include "ncclscope/rules/rule.h"
@@ -74,8 +75,8 @@ bool AnyEnv(const Job& job, std::string_view name, std::string* value = nullptr)
 /// "0,1,2" / "a, b".
 std::string JoinInts(const std::vector<int>& v);
 std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep = ", ");
-/// Case-insensitive substring test.
-bool ContainsNoCase(std::string_view hay, std::string_view needle);
+/// Case-insensitive substring test (ASCII letters).
+using ascii::ContainsNoCase;
 /// Case-insensitive equality.
 bool EqualsNoCase(std::string_view a, std::string_view b);
 /// True if `value` means "on" (1, true, yes) / "off" (0, false, no).
