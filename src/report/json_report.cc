@@ -14,8 +14,8 @@
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/source_owners.h"
 #include "ncclscope/model/timeline.h"
-#include "ncclscope/model/watchdog_table.h"
 #include "ncclscope/report/json_stream.h"
+#include "ncclscope/report/json_triage.h"
 #include "ncclscope/report/rank_table.h"
 #include "ncclscope/rules/warn_filter.h"
 
@@ -234,14 +234,7 @@ void WriteLink(JsonStream* js, const Job& job, const Link& l) {
   js->Key("dst");
   js->Int(l.dst);
   js->Key("evidence");
-  js->BeginObject();
-  js->Key("line");
-  js->Uint(l.first.line);
-  js->Key("source");
-  js->String(job.SourceName(l.first.source, ""));
-  js->Key("text");
-  js->String(l.first.text);
-  js->EndObject();
+  WriteEvidenceJson(job, l.first, js);
   js->Key("gdrdma");
   js->Bool(l.gdrdma);
   js->Key("global_dst");
@@ -309,98 +302,6 @@ json JsonFinding(const Job& job, const Finding& f) {
 
 namespace {
 
-/// Per process group: each rank's watchdog/progress state and the suspects.
-json JsonWatchdog(const Job& job) {
-  json groups = json::array();
-  for (const WatchdogGroup& g : BuildWatchdogGroups(job)) {
-    json rows = json::array();
-    for (const WatchdogRow& r : g.rows) {
-      const Process* p = r.process >= 0 ? &job.processes[r.process] : nullptr;
-      auto opt = [](int64_t v) { return v >= 0 ? json(v) : json(nullptr); };
-      rows.push_back({{"rank", r.rank},
-                      {"host", p ? json(p->hostname) : json(nullptr)},
-                      {"pid", p ? json(p->pid) : json(nullptr)},
-                      {"reported", r.reported},
-                      {"timed_out", r.timed_out},
-                      {"timeout_seq", opt(r.timeout_seq)},
-                      {"op_type", r.op_type.empty() ? json(nullptr) : json(r.op_type)},
-                      {"last_enqueued", opt(r.last_enqueued)},
-                      {"last_completed", opt(r.last_completed)},
-                      {"suspect", r.suspect},
-                      {"why", r.why.empty() ? json(nullptr) : json(r.why)}});
-    }
-    groups.push_back({{"pg_id", g.pg_id},
-                      {"pg_desc", g.pg_desc.empty() ? json(nullptr) : json(g.pg_desc)},
-                      {"timeout_seq", g.timeout_seq >= 0 ? json(g.timeout_seq) : json(nullptr)},
-                      {"op_type", g.op_type.empty() ? json(nullptr) : json(g.op_type)},
-                      {"timed_out", g.timed_out},
-                      {"silent", g.silent},
-                      {"suspects", g.suspects},
-                      {"ranks", std::move(rows)}});
-  }
-  return groups;
-}
-
-}  // namespace
-
-namespace {
-
-json JsonRootCause(const Job& job, const RootCause& c) {
-  json culprits = json::array();
-  for (const Culprit& k : c.culprits) {
-    culprits.push_back({{"rank", k.rank >= 0 ? json(k.rank) : json(nullptr)},
-                        {"host", k.host.empty() ? json(nullptr) : json(k.host)},
-                        {"pid", k.pid > 0 ? json(k.pid) : json(nullptr)}});
-  }
-  json evidence = json::array();
-  for (const Evidence& e : c.evidence) evidence.push_back(JsonEvidence(job, e));
-  json fallout = json::array();
-  for (const Fallout& f : c.fallout) {
-    fallout.push_back({{"rank", f.rank},
-                       {"what", f.what},
-                       {"time", f.time_text.empty() ? json(nullptr) : json(f.time_text)},
-                       {"evidence", JsonEvidence(job, f.evidence)}});
-  }
-  return json{{"attempt", c.attempt + 1},
-              {"class", CauseClassName(c.cls)},
-              {"job_failed", c.job_failed},
-              {"culprits", std::move(culprits)},
-              {"rank", c.culprits.empty() || c.culprits[0].rank < 0 ? json(nullptr)
-                                                                    : json(c.culprits[0].rank)},
-              {"host", c.culprits.empty() || c.culprits[0].host.empty()
-                           ? json(nullptr)
-                           : json(c.culprits[0].host)},
-              {"pid", c.culprits.empty() || c.culprits[0].pid <= 0 ? json(nullptr)
-                                                                   : json(c.culprits[0].pid)},
-              {"time", c.time_text.empty() ? json(nullptr) : json(c.time_text)},
-              {"what", c.what.empty() ? json(nullptr) : json(c.what)},
-              {"reasoning", c.reasoning.empty() ? json(nullptr) : json(c.reasoning)},
-              {"confidence", ConfidenceName(c.confidence)},
-              {"evidence", std::move(evidence)},
-              {"fallout", std::move(fallout)}};
-}
-
-json JsonAttempts(const Job& job, const RootCauseReport& r) {
-  json out = json::array();
-  for (const AttemptCause& a : r.attempts) {
-    json procs = json::array();
-    for (const ProcessInstance& p : a.processes) {
-      procs.push_back({{"rank", p.rank >= 0 ? json(p.rank) : json(nullptr)},
-                       {"host", p.host},
-                       {"pid", p.pid},
-                       {"world_comm", p.world_comm.empty() ? json(nullptr) : json(p.world_comm)}});
-    }
-    out.push_back({{"attempt", a.info.index + 1},
-                   {"processes", std::move(procs)},
-                   {"root_cause", JsonRootCause(job, a.cause)}});
-  }
-  return out;
-}
-
-}  // namespace
-
-namespace {
-
 /// The report without its large arrays, which are streamed (see kStreamed).
 json ReportDocument(const ReportInput& in) {
   const Job& job = in.job;
@@ -410,8 +311,6 @@ json ReportDocument(const ReportInput& in) {
   json findings = json::array();
   for (const auto& f : in.findings) findings.push_back(JsonFinding(job, f));
   json timeline = TimelineJson(job);
-  RootCauseReport storage;
-  const RootCauseReport& rc = RootCauseOf(in, &storage);
 
   json by_type = json::object();
   for (const auto& [k, v] : job.stats.events_by_type) by_type[k] = v;
@@ -443,10 +342,7 @@ json ReportDocument(const ReportInput& in) {
               {"input_problems", std::move(problems)},
               {"nccl_versions", job.nccl_versions},
               {"configuration", JsonConfiguration(job)},
-              {"watchdog", JsonWatchdog(job)},
               {"findings", std::move(findings)},
-              {"root_cause", JsonRootCause(job, rc.cause)},
-              {"attempts", JsonAttempts(job, rc)},
               {"timeline", std::move(timeline)},
               {"stats", std::move(stats)}};
 }
@@ -548,27 +444,42 @@ void WriteInputs(const Job& job, JsonStream* js) {
   js->EndArray();
 }
 
-/// The parts of the report written by JsonStream instead of built as a document, by key.
+/// What the streamed parts are written from.
+struct StreamedInput {
+  const Job& job;
+  const RootCauseReport& root_cause;
+};
+
+/// The parts of the report written by JsonStream instead of built as a document, by key (in
+/// byte order): what grows with the job (links, ranks, and in a failed job the root cause's
+/// fallout and the watchdog table, a row per rank).
 struct StreamedPart {
   std::string_view key;
-  void (*write)(const Job& job, JsonStream* js);
+  void (*write)(const StreamedInput& in, JsonStream* js);
 };
 constexpr StreamedPart kStreamed[] = {
-    {"communicators", WriteComms},
-    {"hosts", WriteHosts},
-    {"inputs", WriteInputs},
-    {"links", WriteLinks},
-    {"ranks", WriteRankTableJson},
+    {"attempts", [](const StreamedInput& in,
+                    JsonStream* js) { WriteAttemptsJson(in.job, in.root_cause, js); }},
+    {"communicators", [](const StreamedInput& in, JsonStream* js) { WriteComms(in.job, js); }},
+    {"hosts", [](const StreamedInput& in, JsonStream* js) { WriteHosts(in.job, js); }},
+    {"inputs", [](const StreamedInput& in, JsonStream* js) { WriteInputs(in.job, js); }},
+    {"links", [](const StreamedInput& in, JsonStream* js) { WriteLinks(in.job, js); }},
+    {"ranks", [](const StreamedInput& in, JsonStream* js) { WriteRankTableJson(in.job, js); }},
+    {"root_cause", [](const StreamedInput& in,
+                      JsonStream* js) { WriteRootCauseJson(in.job, in.root_cause.cause, js); }},
+    {"watchdog", [](const StreamedInput& in, JsonStream* js) { WriteWatchdogJson(in.job, js); }},
 };
 
 }  // namespace
 
 json JsonReport(const ReportInput& in) {
   json report = ReportDocument(in);
+  RootCauseReport storage;
+  const StreamedInput streamed{in.job, RootCauseOf(in, &storage)};
   for (const StreamedPart& part : kStreamed) {
     std::string text;
     JsonStream js(&text);
-    part.write(in.job, &js);
+    part.write(streamed, &js);
     report[std::string(part.key)] = json::parse(text);
   }
   return report;
@@ -576,6 +487,8 @@ json JsonReport(const ReportInput& in) {
 
 void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& out) {
   const json report = ReportDocument(in);
+  RootCauseReport storage;
+  const StreamedInput streamed{in.job, RootCauseOf(in, &storage)};
   std::string text;
   JsonStream js(&text);
   js.set_sink(&out);  // written through a small buffer, however large the job
@@ -586,7 +499,7 @@ void WriteJsonReport(const ReportInput& in, const ReportOptions&, std::ostream& 
   auto stream_before = [&](std::optional<std::string_view> key) {
     for (; next < std::size(kStreamed) && (!key || kStreamed[next].key < *key); ++next) {
       js.Key(kStreamed[next].key);
-      kStreamed[next].write(in.job, &js);
+      kStreamed[next].write(streamed, &js);
     }
   };
   for (const auto& [key, value] : report.items()) {

@@ -183,21 +183,29 @@ void JsonStream::SecondsOrNull(double v) {
 }
 
 void JsonStream::Value(const nlohmann::json& v) {
-  BeforeValue();
-  const std::string text = v.dump(kIndent, ' ', false, nlohmann::json::error_handler_t::replace);
-  const int level = level_ + static_cast<int>(stack_.size());
-  if (level == 0) {
-    out_->append(text);
-    return;
+  // Containers member by member, so that a large value goes out through the sink like the
+  // streamed parts instead of as one dumped string.
+  switch (v.type()) {
+    case nlohmann::json::value_t::object:
+      BeginObject();
+      for (const auto& [key, member] : v.items()) {
+        Key(key);
+        Value(member);
+      }
+      EndObject();
+      return;
+    case nlohmann::json::value_t::array:
+      BeginArray();
+      for (const nlohmann::json& element : v) Value(element);
+      EndArray();
+      return;
+    case nlohmann::json::value_t::string:
+      String(v.get_ref<const std::string&>());
+      return;
+    default:
+      BeforeValue();
+      out_->append(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
-  // Strings in dumped JSON never hold a raw newline, so every '\n' starts a line to indent.
-  size_t start = 0;
-  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
-    out_->append(text, start, nl + 1 - start);
-    Indent(level);
-    start = nl + 1;
-  }
-  out_->append(text, start, std::string::npos);
 }
 
 }  // namespace ncclscope

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 namespace ncclscope {
@@ -35,15 +36,20 @@ TEST(JsonStream, ObjectMatchesNlohmannDump) {
   js.Key("g");
   js.String("plain");
   js.EndObject();
-  const json want = {{"a", -3},   {"b", {1, 18446744073709551615ull}}, {"c", json::array()},
-                     {"d", json::object()}, {"e", nullptr}, {"f", true}, {"g", "plain"}};
+  const json want = {{"a", -3},
+                     {"b", {1, 18446744073709551615ull}},
+                     {"c", json::array()},
+                     {"d", json::object()},
+                     {"e", nullptr},
+                     {"f", true},
+                     {"g", "plain"}};
   EXPECT_EQ(out, Dump(want));
 }
 
 TEST(JsonStream, StringsNeedingEscapesOrInvalidUtf8AreWrittenAsNlohmannWould) {
-  for (std::string s : {std::string("quote \" back \\ tab \t nl \n"), std::string("ctl \x01\x1f"),
-                        std::string("utf8 \xc3\xa9"), std::string("bad \xff\xfe utf8"),
-                        std::string("del \x7f")}) {
+  for (std::string s :
+       {std::string("quote \" back \\ tab \t nl \n"), std::string("ctl \x01\x1f"),
+        std::string("utf8 \xc3\xa9"), std::string("bad \xff\xfe utf8"), std::string("del \x7f")}) {
     std::string out;
     JsonStream js(&out);
     js.String(s);
@@ -65,6 +71,27 @@ TEST(JsonStream, DocumentValuesAreIndentedToTheirLevel) {
   js.EndArray();
   js.EndObject();
   EXPECT_EQ(out, Dump(json{{"inner", inner}, {"list", {inner, json::array()}}}));
+}
+
+TEST(JsonStream, LargeDocumentValueGoesThroughTheSinkInPieces) {
+  // A root cause's fallout or a watchdog table of thousands of ranks: written member by member,
+  // so the buffer is flushed as containers close instead of holding the value's whole text.
+  json rows = json::array();
+  for (int r = 0; r < 20000; ++r) {
+    rows.push_back({{"rank", r}, {"what", "timed out in SeqNum 7 ALLREDUCE"}, {"suspect", r == 7}});
+  }
+  std::string buffer;
+  std::ostringstream sink;
+  JsonStream js(&buffer);
+  js.set_sink(&sink);
+  js.BeginObject();
+  js.Key("rows");
+  js.Value(rows);
+  EXPECT_LT(buffer.size(), 2 * JsonStream::kFlushBytes);
+  EXPECT_GT(sink.str().size(), 10 * JsonStream::kFlushBytes);
+  js.EndObject();
+  js.Flush();
+  EXPECT_EQ(sink.str(), Dump(json{{"rows", rows}}));
 }
 
 }  // namespace

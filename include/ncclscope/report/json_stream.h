@@ -40,7 +40,8 @@ class JsonStream {
   void Uint(uint64_t v);
   void Bool(bool v);
   void Null();
-  /// Any document value, printed by nlohmann::json and indented to the current level.
+  /// Any document value, as nlohmann::json::dump(2) prints it at the current level; containers
+  /// are written member by member (through the sink, like everything else).
   void Value(const nlohmann::json& v);
 
   // The report's conventions for values that may be unknown.
