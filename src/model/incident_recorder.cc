@@ -12,6 +12,7 @@
 #include "ncclscope/base/signals.h"
 #include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/timeline.h"
+#include "instance_lookup.h"
 
 namespace ncclscope {
 namespace {
@@ -1020,22 +1021,20 @@ void IncidentRecorder::Finish(Job* job) const {
   }
   LinkLoneProcessToTaggedRank(*job, &log);
   const PidHosts pid_hosts(*job);
+  const InstanceLookup instances(log.instances);
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;
-    const ProcessInstance* by_rank = nullptr;
     // A line with a host is that host's process; torchrun's exit lines name the agent's host
     // (its own), not always the worker's as NCCL prints it.
     const bool torchrun_exit =
         i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kTorchrun;
-    for (const ProcessInstance& p : log.instances) {
-      if (p.attempt != i.attempt) continue;
-      if (i.pid > 0 && p.pid == static_cast<uint64_t>(i.pid) &&
-          (i.host.empty() || i.host == p.host || torchrun_exit)) {
-        by_pid = &p;
+    if (i.pid > 0) {
+      for (int k : instances.WithPid(i.attempt, i.pid)) {
+        if (i.host.empty() || i.host == instances[k].host || torchrun_exit) by_pid = &instances[k];
       }
-      if (i.rank >= 0 && p.rank == i.rank) by_rank = &p;
     }
+    const ProcessInstance* by_rank = instances.LastWithRank(i.attempt, i.rank);
     if (by_pid != nullptr) {
       if (i.rank < 0) i.rank = by_pid->rank;
       if (i.kind != IncidentKind::kExit || i.reporter != ExitReporter::kMpirun) {
@@ -1056,15 +1055,7 @@ void IncidentRecorder::Finish(Job* job) const {
       // `kubectl describe` lines name no process: they follow the pod's own log under its
       // `kubectl logs --prefix` tag (one source per container). A container that ran one NCCL
       // process in this attempt is that process; with several the pod is all that is known.
-      const ProcessInstance* only = nullptr;
-      int count = 0;
-      for (const ProcessInstance& p : log.instances) {
-        if (p.attempt == i.attempt && p.first.source == i.evidence.source) {
-          only = &p;
-          ++count;
-        }
-      }
-      if (count == 1) {
+      if (const ProcessInstance* only = instances.OnlyInSource(i.attempt, i.evidence.source)) {
         i.rank = only->rank;
         i.pid = only->pid;
         i.host = only->host;
@@ -1073,50 +1064,56 @@ void IncidentRecorder::Finish(Job* job) const {
     if (i.rank < 0 && i.local_rank >= 0) {
       // One node (every process on one host), or no NCCL process in the input to say
       // otherwise: the local rank stands for the global rank.
-      bool one_host = true;
-      for (const ProcessInstance& p : log.instances) one_host = one_host && p.host == log.instances[0].host;
-      if (one_host) i.rank = i.local_rank;
+      if (instances.OneHost()) i.rank = i.local_rank;
     }
   }
   // A pid that a launcher line ties to a rank ("local_rank: 1 (pid: 5002)") names that rank in
   // the lines that give only the pid (the kernel's "Killed process 5002", UCX's handler), when
   // the pid stands for one rank only and the hosts do not contradict it.
-  std::map<int64_t, std::pair<int, bool>> rank_of_pid;  // pid → (rank, unique)
+  struct PidRank {
+    int rank = -1;
+    bool unique = true;
+    std::set<std::string> hosts;  ///< Of the incidents with this pid and rank.
+  };
+  std::map<int64_t, PidRank> rank_of_pid;
   for (const Incident& i : log.incidents) {
     if (i.pid <= 0 || i.rank < 0) continue;
-    auto [it, fresh] = rank_of_pid.try_emplace(i.pid, i.rank, true);
-    if (!fresh && it->second.first != i.rank) it->second.second = false;
+    auto [it, fresh] = rank_of_pid.try_emplace(i.pid, PidRank{i.rank, true, {}});
+    if (!fresh && it->second.rank != i.rank) it->second.unique = false;
+  }
+  for (const Incident& i : log.incidents) {
+    auto it = i.pid > 0 && !i.host.empty() ? rank_of_pid.find(i.pid) : rank_of_pid.end();
+    if (it != rank_of_pid.end() && it->second.unique && it->second.rank == i.rank) {
+      it->second.hosts.insert(i.host);
+    }
   }
   for (Incident& i : log.incidents) {
     if (i.rank >= 0 || i.pid <= 0) continue;
     auto it = rank_of_pid.find(i.pid);
-    if (it == rank_of_pid.end() || !it->second.second) continue;
-    bool same_host = true;
-    for (const Incident& o : log.incidents) {
-      if (o.pid == i.pid && o.rank == it->second.first && !o.host.empty() && !i.host.empty() &&
-          o.host != i.host) {
-        same_host = false;
-      }
-    }
-    if (same_host) i.rank = it->second.first;
+    if (it == rank_of_pid.end() || !it->second.unique) continue;
+    // Not when a line of that pid and rank names another host.
+    std::set<std::string>& hosts = it->second.hosts;
+    const bool same_host =
+        i.host.empty() || hosts.empty() || (hosts.size() == 1 && *hosts.begin() == i.host);
+    if (!same_host) continue;
+    i.rank = it->second.rank;
+    if (!i.host.empty()) hosts.insert(i.host);  // later lines of the pid see this one
   }
   // Hosts of the pids launcher lines name, once ranks are settled (PidHosts).
   for (Incident& i : log.incidents) {
     if (i.host.empty() && i.pid > 0) i.host = pid_hosts.HostOf(i.pid);
   }
-  // Times: lines before the first timestamp of their input take the next one's.
+  // Times: lines before the first timestamp of their input take the next one's (walking back,
+  // the time of the input's next incident, once that one has taken its own next one's).
+  std::unordered_map<uint32_t, std::optional<int64_t>> next_time;  // source → its next's time
   for (size_t k = log.incidents.size(); k-- > 0;) {
     Incident& i = log.incidents[k];
-    if (i.time) continue;
-    for (size_t n = k + 1; n < log.incidents.size(); ++n) {
-      const Incident& next = log.incidents[n];
-      if (next.evidence.source != i.evidence.source) continue;
-      if (next.time) {
-        i.time = next.time;
-        i.time_inherited = true;
-      }
-      break;
+    auto [it, fresh] = next_time.try_emplace(i.evidence.source, i.time);
+    if (!i.time && !fresh && it->second) {
+      i.time = it->second;
+      i.time_inherited = true;
     }
+    it->second = i.time;
   }
 }
 

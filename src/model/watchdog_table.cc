@@ -2,19 +2,31 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "ncclscope/model/rank_ranges.h"
 
 namespace ncclscope {
 namespace {
 
-int ProcessOfRank(const Job& job, int rank) {
-  if (rank < 0) return -1;
-  for (size_t i = 0; i < job.processes.size(); ++i) {
-    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
+/// The first process of each global rank (a row per rank: no walk over the processes per row).
+class ProcessOfRank {
+ public:
+  explicit ProcessOfRank(const Job& job) {
+    for (size_t i = 0; i < job.processes.size(); ++i) {
+      if (job.processes[i].global_rank >= 0) {
+        first_.try_emplace(job.processes[i].global_rank, static_cast<int>(i));
+      }
+    }
   }
-  return -1;
-}
+  int operator()(int rank) const {
+    auto it = first_.find(rank);
+    return it == first_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::unordered_map<int, int> first_;
+};
 
 void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
   to->timed_out = true;
@@ -24,10 +36,10 @@ void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
   to->evidence.insert(to->evidence.begin(), from.evidence.begin(), from.evidence.end());
 }
 
-WatchdogRow RowOf(const Job& job, const TorchRankState& s) {
+WatchdogRow RowOf(const ProcessOfRank& process_of, const TorchRankState& s) {
   WatchdogRow r;
   r.rank = s.rank;
-  r.process = ProcessOfRank(job, s.rank);
+  r.process = process_of(s.rank);
   r.last_enqueued = s.last_enqueued;
   r.last_completed = s.last_completed;
   r.evidence = s.evidence;
@@ -57,6 +69,15 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
     max_enq = std::max(max_enq, r.last_enqueued);
     max_done = std::max(max_done, r.last_completed);
   }
+  // The ranks at the front, written once: half the ranks of a large job may be behind.
+  std::string ahead_enq, ahead_done;
+  auto ranks_with = [&](int64_t WatchdogRow::*field, int64_t value) {
+    std::vector<int> ahead;
+    for (const WatchdogRow& o : g->rows) {
+      if (o.*field == value) ahead.push_back(o.rank);
+    }
+    return RankRanges(ahead);
+  };
   for (WatchdogRow& r : g->rows) {
     std::vector<std::string> why;
     if (!r.reported) {
@@ -66,23 +87,18 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
       // sequence id: N") is the rank's own watchdog catching the failure: not a silent rank.
       why.push_back("reported no timeout");
     }
-    std::vector<int> ahead;
     // Behind the others in what it enqueued, and short of the collective that timed out: it
     // never called it. Ranks that enqueued past it were not stopped, whatever they did next.
     const int64_t needed = g->timeout_seq >= 0 ? std::min(g->timeout_seq, max_enq) : max_enq;
     if (r.last_enqueued >= 0 && r.last_enqueued < needed) {
-      for (const WatchdogRow& o : g->rows) {
-        if (o.last_enqueued == max_enq) ahead.push_back(o.rank);
-      }
+      if (ahead_enq.empty()) ahead_enq = ranks_with(&WatchdogRow::last_enqueued, max_enq);
       why.push_back("its last enqueued work is " + std::to_string(r.last_enqueued) +
-                    " while ranks " + RankRanges(ahead) + " enqueued " + std::to_string(max_enq) +
+                    " while ranks " + ahead_enq + " enqueued " + std::to_string(max_enq) +
                     ": it stopped calling collectives");
     } else if (r.last_completed >= 0 && r.last_completed < max_done) {
-      for (const WatchdogRow& o : g->rows) {
-        if (o.last_completed == max_done) ahead.push_back(o.rank);
-      }
+      if (ahead_done.empty()) ahead_done = ranks_with(&WatchdogRow::last_completed, max_done);
       why.push_back("its last completed work is " + std::to_string(r.last_completed) +
-                    " while ranks " + RankRanges(ahead) + " completed " + std::to_string(max_done) +
+                    " while ranks " + ahead_done + " completed " + std::to_string(max_done) +
                     ": it is stuck in an earlier collective");
     }
     if (why.empty()) continue;
@@ -121,12 +137,13 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
   std::map<int, std::map<int, WatchdogRow>> groups;
   std::map<int, std::string> desc;
   std::vector<const TorchRankState*> timeouts;
+  const ProcessOfRank process_of(job);
   for (const TorchRankState& s : job.torch_ranks) {
     if (s.pg_id < 0) {
       timeouts.push_back(&s);
       continue;
     }
-    groups[s.pg_id][s.rank] = RowOf(job, s);
+    groups[s.pg_id][s.rank] = RowOf(process_of, s);
     if (!s.pg_desc.empty()) desc[s.pg_id] = s.pg_desc;
   }
   // The process group, when the progress lines show exactly one.
@@ -148,9 +165,9 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     } else if (candidates == 0 && only_pg >= 0 && SameCollective(groups[only_pg], *t)) {
       // One process group shows in the progress lines: a timeout of another rank is in it too
       // (unless its ranks timed out in another operation at that SeqNum: a mismatch, kept apart).
-      groups[only_pg][t->rank] = RowOf(job, *t);
+      groups[only_pg][t->rank] = RowOf(process_of, *t);
     } else {
-      groups[-1][t->rank] = RowOf(job, *t);
+      groups[-1][t->rank] = RowOf(process_of, *t);
     }
   }
   std::vector<WatchdogGroup> out;
@@ -170,7 +187,7 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
         if (rows.count(r)) continue;
         WatchdogRow silent;
         silent.rank = r;
-        silent.process = ProcessOfRank(job, r);
+        silent.process = process_of(r);
         silent.reported = false;
         rows[r] = silent;
         g.silent.push_back(r);

@@ -5,22 +5,23 @@
 #include <set>
 #include <utility>
 
+#include "ncclscope/base/ascii.h"
 #include "knowledge_tables.h"
 
 namespace ncclscope {
 namespace {
 
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+using ascii::ToLower;
 
 /// Case-insensitive find of `needle` in `hay` from `from`; npos when absent.
 size_t FindNoCase(std::string_view hay, std::string_view needle, size_t from = 0) {
   if (needle.empty()) return from <= hay.size() ? from : std::string_view::npos;
   if (hay.size() < needle.size()) return std::string_view::npos;
-  const char first = Lower(needle.front());
+  const char first = ToLower(needle.front());
   for (size_t i = from; i + needle.size() <= hay.size(); ++i) {
-    if (Lower(hay[i]) != first) continue;
+    if (ToLower(hay[i]) != first) continue;
     size_t k = 1;
-    while (k < needle.size() && Lower(hay[i + k]) == Lower(needle[k])) ++k;
+    while (k < needle.size() && ToLower(hay[i + k]) == ToLower(needle[k])) ++k;
     if (k == needle.size()) return i;
   }
   return std::string_view::npos;
@@ -362,7 +363,7 @@ std::set<std::string> Words(std::string_view text) {
   };
   for (char c : text) {
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      w.push_back(Lower(c));
+      w.push_back(ToLower(c));
     } else {
       flush();
     }
