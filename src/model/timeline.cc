@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "ncclscope/base/ascii.h"
+#include "ncclscope/model/process_index.h"
 
 namespace ncclscope {
 namespace {
@@ -51,7 +52,7 @@ std::optional<int64_t> DateKey(int month, int day, std::optional<int64_t> clock)
 }
 
 /// Process that printed an NCCL line: "[time] host:pid:tid [dev] ...".
-int ProcessOfLine(const Job& job, std::string_view text) {
+int ProcessOfLine(const ProcessIndex& processes, std::string_view text) {
   if (!text.empty() && text.front() == '[') {
     size_t close = text.find("] ");
     if (close == std::string_view::npos) return -1;
@@ -67,20 +68,7 @@ int ProcessOfLine(const Job& job, std::string_view text) {
     if (pid > UINT32_MAX) return -1;
   }
   if (i == colon + 1) return -1;
-  for (size_t p = 0; p < job.processes.size(); ++p) {
-    if (job.processes[p].pid == pid && job.processes[p].hostname == host) {
-      return static_cast<int>(p);
-    }
-  }
-  return -1;
-}
-
-int ProcessOfRank(const Job& job, int rank) {
-  if (rank < 0) return -1;
-  for (size_t i = 0; i < job.processes.size(); ++i) {
-    if (job.processes[i].global_rank == rank) return static_cast<int>(i);
-  }
-  return -1;
+  return processes.OfHostPid(host, pid);
 }
 
 bool IsFrameworkError(const FrameworkRecord& r) {
@@ -132,6 +120,7 @@ bool IsCascadeMessage(std::string_view text) {
 std::vector<TimelineEntry> BuildTimeline(const Job& job, WarningFilter keep_warning) {
   std::vector<TimelineEntry> out;
   std::set<std::pair<uint32_t, uint64_t>> seen;
+  const ProcessIndex processes(job);
   auto add = [&](const Evidence& e, int process, std::string_view kind) {
     if (e.text.empty() || !seen.insert({e.source, e.line}).second) return;
     TimelineEntry t;
@@ -150,18 +139,18 @@ std::vector<TimelineEntry> BuildTimeline(const Job& job, WarningFilter keep_warn
   for (const WarnRecord& w : job.warnings) {
     if (keep_warning != nullptr && !keep_warning(w)) continue;
     for (const Evidence& e : w.evidence) {
-      int p = w.processes.size() == 1 ? *w.processes.begin() : ProcessOfLine(job, e.text);
+      int p = w.processes.size() == 1 ? *w.processes.begin() : ProcessOfLine(processes, e.text);
       add(e, p, "nccl-warn");
     }
   }
   for (const ErrorTrailRecord& t : job.error_trails) add(t.evidence, t.process, "error-trail");
   for (const TorchRankState& s : job.torch_ranks) {
     if (s.timed_out && !s.evidence.empty()) {
-      add(s.evidence.front(), ProcessOfRank(job, s.rank), "watchdog-timeout");
+      add(s.evidence.front(), processes.OfRank(s.rank), "watchdog-timeout");
     }
   }
   for (const FrameworkRecord& r : job.framework) {
-    if (IsFrameworkError(r)) add(r.evidence, ProcessOfRank(job, r.rank), "framework-error");
+    if (IsFrameworkError(r)) add(r.evidence, processes.OfRank(r.rank), "framework-error");
   }
   // Keys: own timestamp, else the previous entry's of the same input, else the next one's.
   std::sort(out.begin(), out.end(), [](const TimelineEntry& a, const TimelineEntry& b) {

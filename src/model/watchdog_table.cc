@@ -2,31 +2,13 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
+#include "ncclscope/model/process_index.h"
 #include "ncclscope/model/rank_ranges.h"
 
 namespace ncclscope {
 namespace {
 
-/// The first process of each global rank (a row per rank: no walk over the processes per row).
-class ProcessOfRank {
- public:
-  explicit ProcessOfRank(const Job& job) {
-    for (size_t i = 0; i < job.processes.size(); ++i) {
-      if (job.processes[i].global_rank >= 0) {
-        first_.try_emplace(job.processes[i].global_rank, static_cast<int>(i));
-      }
-    }
-  }
-  int operator()(int rank) const {
-    auto it = first_.find(rank);
-    return it == first_.end() ? -1 : it->second;
-  }
-
- private:
-  std::unordered_map<int, int> first_;
-};
 
 void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
   to->timed_out = true;
@@ -36,10 +18,10 @@ void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
   to->evidence.insert(to->evidence.begin(), from.evidence.begin(), from.evidence.end());
 }
 
-WatchdogRow RowOf(const ProcessOfRank& process_of, const TorchRankState& s) {
+WatchdogRow RowOf(const ProcessIndex& processes, const TorchRankState& s) {
   WatchdogRow r;
   r.rank = s.rank;
-  r.process = process_of(s.rank);
+  r.process = processes.OfRank(s.rank);
   r.last_enqueued = s.last_enqueued;
   r.last_completed = s.last_completed;
   r.evidence = s.evidence;
@@ -137,13 +119,13 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
   std::map<int, std::map<int, WatchdogRow>> groups;
   std::map<int, std::string> desc;
   std::vector<const TorchRankState*> timeouts;
-  const ProcessOfRank process_of(job);
+  const ProcessIndex processes(job);
   for (const TorchRankState& s : job.torch_ranks) {
     if (s.pg_id < 0) {
       timeouts.push_back(&s);
       continue;
     }
-    groups[s.pg_id][s.rank] = RowOf(process_of, s);
+    groups[s.pg_id][s.rank] = RowOf(processes, s);
     if (!s.pg_desc.empty()) desc[s.pg_id] = s.pg_desc;
   }
   // The process group, when the progress lines show exactly one.
@@ -165,9 +147,9 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
     } else if (candidates == 0 && only_pg >= 0 && SameCollective(groups[only_pg], *t)) {
       // One process group shows in the progress lines: a timeout of another rank is in it too
       // (unless its ranks timed out in another operation at that SeqNum: a mismatch, kept apart).
-      groups[only_pg][t->rank] = RowOf(process_of, *t);
+      groups[only_pg][t->rank] = RowOf(processes, *t);
     } else {
-      groups[-1][t->rank] = RowOf(process_of, *t);
+      groups[-1][t->rank] = RowOf(processes, *t);
     }
   }
   std::vector<WatchdogGroup> out;
@@ -187,7 +169,7 @@ std::vector<WatchdogGroup> BuildWatchdogGroups(const Job& job) {
         if (rows.count(r)) continue;
         WatchdogRow silent;
         silent.rank = r;
-        silent.process = process_of(r);
+        silent.process = processes.OfRank(r);
         silent.reported = false;
         rows[r] = silent;
         g.silent.push_back(r);
