@@ -427,12 +427,7 @@ bool IsOomExit(const Incident* i) { return i->kind == IncidentKind::kExit && i->
 /// rank was OOM-killed (Kubernetes' OOMKilled, a launcher's SIGKILL with an OOM note) is that
 /// rank's kill: its lines join that rank's failure instead of naming a second culprit.
 void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups) {
-  auto known_pid = [&](int64_t pid) {
-    for (const ProcessInstance* p : view.processes) {
-      if (static_cast<int64_t>(p->pid) == pid) return true;
-    }
-    return false;
-  };
+  auto known_pid = [&](int64_t pid) { return view.LastProcessWithPid(pid) != nullptr; };
   auto kernel_only = [](const RankFailure& g) {
     for (const Incident* i : g.lines) {
       if (!IsOomExit(i) || i->reporter != ExitReporter::kKernel) return false;
@@ -671,15 +666,7 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     } else if (f.rank < 0 && f.pid <= 0 && !f.host.empty()) {
       // A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure"): the
       // one NCCL process of the attempt on that host, when there is one.
-      const ProcessInstance* only = nullptr;
-      int count = 0;
-      for (const ProcessInstance* q : view.processes) {
-        if (q->host == f.host) {
-          only = q;
-          ++count;
-        }
-      }
-      if (count == 1) {
+      if (const ProcessInstance* only = view.OnlyProcessOnHost(f.host)) {
         f.rank = only->rank;
         f.pid = only->pid;
       }

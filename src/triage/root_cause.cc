@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -56,6 +57,17 @@ const ProcessInstance* AttemptView::ProcessOfRank(int rank) const {
   if (rank < 0) return nullptr;
   auto it = by_rank.find(rank);
   return it == by_rank.end() ? nullptr : it->second;
+}
+
+const ProcessInstance* AttemptView::LastProcessWithPid(int64_t pid) const {
+  if (pid <= 0 || pid > std::numeric_limits<uint32_t>::max()) return nullptr;
+  auto it = last_by_pid.find(static_cast<uint32_t>(pid));
+  return it == last_by_pid.end() ? nullptr : it->second;
+}
+
+const ProcessInstance* AttemptView::OnlyProcessOnHost(const std::string& host) const {
+  auto it = by_host.find(host);
+  return it == by_host.end() || it->second.second != 1 ? nullptr : it->second.first;
 }
 
 Culprit AttemptView::CulpritOfRank(int rank) const {
@@ -213,6 +225,10 @@ AttemptView ViewOf(const Job& job, int attempt) {
     if (p.attempt != attempt) continue;
     v.processes.push_back(&p);
     if (p.rank >= 0) v.by_rank.try_emplace(p.rank, &p);
+    v.last_by_pid[p.pid] = &p;
+    auto& [last_on_host, on_host] = v.by_host[p.host];
+    last_on_host = &p;
+    ++on_host;
     v.world = std::max(v.world, p.world);
   }
   return v;
@@ -516,10 +532,7 @@ std::vector<Fallout> CollectFallout(const AttemptView& view, const RootCause& ca
   for (const Incident* i : view.incidents) {
     switch (i->kind) {
       case IncidentKind::kSignalSent: {
-        const ProcessInstance* p = nullptr;
-        for (const ProcessInstance* q : view.processes) {
-          if (i->pid > 0 && q->pid == static_cast<uint64_t>(i->pid)) p = q;
-        }
+        const ProcessInstance* p = view.LastProcessWithPid(i->pid);
         if (p != nullptr) note(p->rank, "was stopped by the launcher (SIGTERM)", *i);
         break;
       }

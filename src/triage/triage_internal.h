@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ncclscope/model/incident.h"
@@ -23,9 +24,17 @@ struct AttemptView {
   int world = 0;  ///< Largest top-level communicator of the attempt (0 when unknown).
   /// The first of `processes` with each rank (ProcessOfRank without a scan).
   std::unordered_map<int, const ProcessInstance*> by_rank;
+  /// The last of `processes` with each pid.
+  std::unordered_map<uint32_t, const ProcessInstance*> last_by_pid;
+  /// Per host: the last of `processes` on it and how many there are.
+  std::unordered_map<std::string, std::pair<const ProcessInstance*, int>> by_host;
 
   /// The process of a rank, nullptr when unknown.
   const ProcessInstance* ProcessOfRank(int rank) const;
+  /// The last process of the attempt with `pid`, nullptr when none (or pid <= 0).
+  const ProcessInstance* LastProcessWithPid(int64_t pid) const;
+  /// The attempt's one process on `host`, nullptr when there are none or several.
+  const ProcessInstance* OnlyProcessOnHost(const std::string& host) const;
   /// A culprit for `rank`, with its process's host and pid when known.
   Culprit CulpritOfRank(int rank) const;
   /// Orders two incidents: by time when both have one, else by input position.
