@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "ncclscope/base/ascii.h"
+
 namespace ncclscope {
 namespace {
 
@@ -27,16 +29,7 @@ constexpr SignalInfo kSignals[] = {
     {15, "SIGTERM", "Terminated", "asked to stop, usually by the launcher or the scheduler"},
 };
 
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
+using ascii::EqualsNoCase;
 
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && EqualsNoCase(s.substr(0, prefix.size()), prefix);

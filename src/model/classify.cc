@@ -1,29 +1,16 @@
 #include "ncclscope/model/classify.h"
 
-#include <algorithm>
-#include <cctype>
+#include "ncclscope/base/ascii.h"
 
 namespace ncclscope {
-namespace {
-
-bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
-  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                        [](char a, char b) {
-                          return std::tolower(static_cast<unsigned char>(a)) ==
-                                 std::tolower(static_cast<unsigned char>(b));
-                        });
-  return it != haystack.end();
-}
-
-}  // namespace
 
 TransportClass ClassifyNetName(std::string_view net) {
   if (net == "Socket") return TransportClass::kNetSocket;
   // "IB", and IB-based external plugins such as "IBext", "IBext_v8".
   if (net == "IB" || net.starts_with("IBext") || net.starts_with("IB_"))
     return TransportClass::kNetIB;
-  if (ContainsIgnoreCase(net, "Libfabric") || ContainsIgnoreCase(net, "OFI") ||
-      ContainsIgnoreCase(net, "EFA"))
+  if (ascii::ContainsNoCase(net, "Libfabric") || ascii::ContainsNoCase(net, "OFI") ||
+      ascii::ContainsNoCase(net, "EFA"))
     return TransportClass::kNetLibfabric;
   if (net.empty()) return TransportClass::kUnknown;
   return TransportClass::kNetOther;

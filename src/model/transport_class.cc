@@ -1,7 +1,8 @@
 #include "ncclscope/model/transport_class.h"
 
 #include <array>
-#include <cctype>
+
+#include "ncclscope/base/ascii.h"
 
 namespace ncclscope {
 namespace {
@@ -37,15 +38,7 @@ const ClassInfo& Info(TransportClass c) {
   return kClasses.back();
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
+using ascii::EqualsNoCase;
 
 }  // namespace
 
@@ -53,14 +46,12 @@ std::string_view TransportClassName(TransportClass c) { return Info(c).name; }
 
 std::optional<TransportClass> ParseTransportClass(std::string_view name) {
   for (const auto& info : kClasses) {
-    if (EqualsIgnoreCase(info.name, name)) return info.cls;
+    if (EqualsNoCase(info.name, name)) return info.cls;
   }
-  if (EqualsIgnoreCase(name, "NVLink")) return TransportClass::kNVL;
-  if (EqualsIgnoreCase(name, "Socket") || EqualsIgnoreCase(name, "TCP"))
-    return TransportClass::kNetSocket;
-  if (EqualsIgnoreCase(name, "IB")) return TransportClass::kNetIB;
-  if (EqualsIgnoreCase(name, "EFA") || EqualsIgnoreCase(name, "Libfabric") ||
-      EqualsIgnoreCase(name, "OFI"))
+  if (EqualsNoCase(name, "NVLink")) return TransportClass::kNVL;
+  if (EqualsNoCase(name, "Socket") || EqualsNoCase(name, "TCP")) return TransportClass::kNetSocket;
+  if (EqualsNoCase(name, "IB")) return TransportClass::kNetIB;
+  if (EqualsNoCase(name, "EFA") || EqualsNoCase(name, "Libfabric") || EqualsNoCase(name, "OFI"))
     return TransportClass::kNetLibfabric;
   return std::nullopt;
 }

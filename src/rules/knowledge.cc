@@ -11,21 +11,8 @@
 namespace ncclscope {
 namespace {
 
+using ascii::FindNoCase;
 using ascii::ToLower;
-
-/// Case-insensitive find of `needle` in `hay` from `from`; npos when absent.
-size_t FindNoCase(std::string_view hay, std::string_view needle, size_t from = 0) {
-  if (needle.empty()) return from <= hay.size() ? from : std::string_view::npos;
-  if (hay.size() < needle.size()) return std::string_view::npos;
-  const char first = ToLower(needle.front());
-  for (size_t i = from; i + needle.size() <= hay.size(); ++i) {
-    if (ToLower(hay[i]) != first) continue;
-    size_t k = 1;
-    while (k < needle.size() && ToLower(hay[i + k]) == ToLower(needle[k])) ++k;
-    if (k == needle.size()) return i;
-  }
-  return std::string_view::npos;
-}
 
 std::vector<KnownMessage> JoinTables() {
   using namespace knowledge_internal;

@@ -126,10 +126,6 @@ std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep)
   return s;
 }
 
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && ContainsNoCase(a, b);
-}
-
 bool IsTruthy(std::string_view v) {
   return v == "1" || v == "true" || v == "TRUE" || v == "True" || v == "yes" || v == "on";
 }

@@ -77,8 +77,8 @@ std::string JoinInts(const std::vector<int>& v);
 std::string JoinStrings(const std::vector<std::string>& v, std::string_view sep = ", ");
 /// Case-insensitive substring test (ASCII letters).
 using ascii::ContainsNoCase;
-/// Case-insensitive equality.
-bool EqualsNoCase(std::string_view a, std::string_view b);
+/// Case-insensitive equality (ASCII letters).
+using ascii::EqualsNoCase;
 /// True if `value` means "on" (1, true, yes) / "off" (0, false, no).
 bool IsTruthy(std::string_view value);
 bool IsFalsy(std::string_view value);

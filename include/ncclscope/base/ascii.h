@@ -3,6 +3,7 @@
 #define NCCLSCOPE_BASE_ASCII_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <string_view>
 
 namespace ncclscope::ascii {
@@ -10,16 +11,40 @@ namespace ncclscope::ascii {
 constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 constexpr bool IsAlpha(char c) { return IsLower(c) || (c >= 'A' && c <= 'Z'); }
-constexpr bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+constexpr bool IsHex(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 /// A character of an identifier (C, Python, environment variable names).
 constexpr bool IsWordChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
-constexpr char ToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr char ToLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// Position of the first `needle` in `hay` at or after `from`, ASCII letters compared without
+/// case; npos when absent (an empty needle is found at `from` when from <= hay.size()).
+inline size_t FindNoCase(std::string_view hay, std::string_view needle, size_t from = 0) {
+  if (needle.empty()) return from <= hay.size() ? from : std::string_view::npos;
+  if (hay.size() < needle.size()) return std::string_view::npos;
+  const char first = ToLower(needle.front());
+  for (size_t i = from; i + needle.size() <= hay.size(); ++i) {
+    if (ToLower(hay[i]) != first) continue;
+    size_t k = 1;
+    while (k < needle.size() && ToLower(hay[i + k]) == ToLower(needle[k])) ++k;
+    if (k == needle.size()) return i;
+  }
+  return std::string_view::npos;
+}
 
 /// Whether `hay` holds `needle`, ASCII letters compared without case (an empty needle: true).
 inline bool ContainsNoCase(std::string_view hay, std::string_view needle) {
-  if (needle.empty()) return true;
-  return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
-                     [](char a, char b) { return ToLower(a) == ToLower(b); }) != hay.end();
+  return FindNoCase(hay, needle) != std::string_view::npos;
+}
+
+/// Whether `a` and `b` are the same text, ASCII letters compared without case.
+inline bool EqualsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return ToLower(x) == ToLower(y);
+         });
 }
 
 }  // namespace ncclscope::ascii
