@@ -1079,11 +1079,9 @@ void IncidentRecorder::Finish(Job* job) const {
   for (const Incident& i : log.incidents) {
     if (i.pid <= 0 || i.rank < 0) continue;
     auto [it, fresh] = rank_of_pid.try_emplace(i.pid, PidRank{i.rank, true, {}});
-    if (!fresh && it->second.rank != i.rank) it->second.unique = false;
-  }
-  for (const Incident& i : log.incidents) {
-    auto it = i.pid > 0 && !i.host.empty() ? rank_of_pid.find(i.pid) : rank_of_pid.end();
-    if (it != rank_of_pid.end() && it->second.unique && it->second.rank == i.rank) {
+    if (it->second.rank != i.rank) {
+      it->second.unique = false;  // its hosts are not read then
+    } else if (!i.host.empty()) {
       it->second.hosts.insert(i.host);
     }
   }

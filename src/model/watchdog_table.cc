@@ -9,7 +9,6 @@
 namespace ncclscope {
 namespace {
 
-
 void CopyTimeout(const TorchRankState& from, WatchdogRow* to) {
   to->timed_out = true;
   to->timeout_seq = std::max(to->timeout_seq, from.timeout_seq);
