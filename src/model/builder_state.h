@@ -15,11 +15,12 @@
 #include <variant>
 #include <vector>
 
+#include "incident_recorder.h"
+#include "line_quotes.h"
 #include "membership_index.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/parse/events.h"
-#include "incident_recorder.h"
 
 namespace ncclscope {
 
@@ -170,6 +171,8 @@ struct JobBuilder::State {
   std::map<int, size_t> trails_per_process;
 
   std::array<uint64_t, std::variant_size_v<EventData>> events_by_index{};
+  /// The line of the event being folded, quoted once for all the records that keep it.
+  LineQuotes quotes;
   IncidentRecorder incidents;  ///< Job::incidents (incident_recorder.cc).
   std::vector<std::string> type_names;  ///< Filled lazily (EventTypeName per index).
   std::string last_origin_host;  ///< The previous line's origin host (most lines repeat it).
@@ -184,9 +187,6 @@ struct JobBuilder::State {
 };
 
 /// Helpers implemented in job_builder.cc and used by the other builder files.
-Evidence MakeEvidence(const EventContext& ctx);
-/// MakeEvidence plus the line's timestamp (kubectl prefix first, else NCCL's/c10's own).
-Evidence MakeTimedEvidence(const EventContext& ctx);
 int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);
 /// The process of a headless message: one per (source, prefix identity, device).
 int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext& ctx);

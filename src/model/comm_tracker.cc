@@ -184,11 +184,11 @@ void OnCommInit(Job* job, JobBuilder::State* st, int proc, const EventContext& c
   }
   if (e.phase == InitPhase::kStart) {
     r.started = true;
-    r.start_evidence = MakeEvidence(ctx);
+    r.start_evidence = st->quotes.Quote(ctx);
   } else {
     r.started = true;
     r.completed = true;
-    r.complete_evidence = MakeEvidence(ctx);
+    r.complete_evidence = st->quotes.Quote(ctx);
   }
 }
 
@@ -442,7 +442,7 @@ void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext&
     l.ce = t.ce;
     l.pci = t.pci;
     l.collnet = t.type == TransportType::kCOLLNET;
-    l.first = MakeEvidence(ctx);
+    l.first = st->quotes.Quote(ctx);
     job->links[link_idx] = std::move(l);
     st->memberships.AddLink(*job, link_idx, e.raw);
   } else if (attribution == Attribution::kInferred) {

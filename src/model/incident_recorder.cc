@@ -17,14 +17,6 @@
 namespace ncclscope {
 namespace {
 
-Evidence LineEvidence(const EventContext& ctx) {
-  Evidence e{ctx.source, ctx.line, std::string(ctx.text), {}};
-  std::string_view t =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
-  e.time = std::string(t);
-  return e;
-}
-
 /// Rank of a line without NCCL's prefix: PyTorch's `[Rank N]`, `[rankN]:`, torchrun --tee
 /// `[defaultN]:`, mpirun `[1,N]`, srun `N: `.
 int LineRank(const EventContext& ctx, int event_rank) {
@@ -243,7 +235,8 @@ void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
   }
 }
 
-int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job) {
+int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job,
+                                 LineQuotes* quotes) {
   const EventContext& ctx = event.ctx;
   const bool banner = std::holds_alternative<NcclVersion>(event.data);
   if (!banner && last_instance_ >= 0 && last_pid_ == ctx.pid && last_host_ == ctx.host) {
@@ -259,7 +252,7 @@ int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job)
   if (src->failed_seen && src->any_process && IsStartupEvent(event.data)) {
     ++src->attempt;
     src->failed_seen = false;
-    src->attempt_info = AttemptInfo{src->attempt, LineEvidence(ctx)};
+    src->attempt_info = AttemptInfo{src->attempt, quotes->TimedQuote(ctx)};
     if (static_cast<int>(attempts_.size()) <= src->attempt) attempts_.push_back(src->attempt_info);
   }
   src->any_process = true;
@@ -267,7 +260,7 @@ int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job)
   inst.host = key.host;
   inst.pid = key.pid;
   inst.attempt = src->attempt;
-  inst.first = LineEvidence(ctx);
+  inst.first = quotes->TimedQuote(ctx);
   job->incidents.instances.push_back(std::move(inst));
   const int idx = static_cast<int>(job->incidents.instances.size()) - 1;
   instance_of_[key] = idx;
@@ -310,8 +303,8 @@ void IncidentRecorder::NoteStatedRank(const EventContext& ctx, int rank, int pro
 }
 
 void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base,
-                                          const EventContext& ctx, const SourceState& src,
-                                          Job* job) {
+                                          const EventContext& ctx, const SourceState& src, Job* job,
+                                          LineQuotes* quotes) {
   std::string_view type = kDesyncNeverJoined;
   std::string what = "never joined any collective";
   if (f.kind == FrameworkKind::kDesyncStuck) {
@@ -335,7 +328,7 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
       i.seq = f.seq;
       i.type = std::string(type);
       i.message = what;
-      Push(std::move(i), ctx, src, job);
+      Push(std::move(i), ctx, src, job, quotes);
     }
     if (comma == std::string_view::npos) break;
     ranks.remove_prefix(comma + 1);
@@ -369,7 +362,8 @@ void IncidentRecorder::NoteLooseWhat(const EventContext& ctx, std::string_view w
 }
 
 void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_view detail,
-                                           int rank, const SourceState& src, Job* job) {
+                                           int rank, const SourceState& src, Job* job,
+                                           LineQuotes* quotes) {
   if (src.last_raised < 0) return;
   const LineMeta* meta = ctx.meta;
   const bool same_origin =
@@ -381,12 +375,12 @@ void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_
   Incident& raised = job->incidents.incidents[src.last_raised];
   if (!raised.detail.empty() || (rank >= 0 && raised.rank >= 0 && rank != raised.rank)) return;
   raised.detail = std::string(detail);
-  raised.detail_evidence = LineEvidence(ctx);
+  raised.detail_evidence = quotes->TimedQuote(ctx);
   raised.cascade = raised.cascade || IsCascadeMessage(detail);
 }
 
-Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
-                                 const SourceState& src, Job* job) {
+Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx, const SourceState& src,
+                                 Job* job, LineQuotes* quotes) {
   IncidentLog& log = job->incidents;
   const auto cap_key = std::make_tuple(incident.attempt, incident.pid >= 0 ? incident.pid : -2,
                                        incident.rank, static_cast<int>(incident.kind));
@@ -402,7 +396,7 @@ Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx,
   }
   ++n;
   ++mine;
-  incident.evidence = LineEvidence(ctx);
+  incident.evidence = quotes->TimedQuote(ctx);
   if (!StampOwnTime(ctx, src, &incident) && src.last_key) {
     incident.time = src.last_key;
     incident.time_inherited = true;
@@ -429,14 +423,14 @@ bool IncidentRecorder::StampOwnTime(const EventContext& ctx, const SourceState& 
   return true;
 }
 
-void IncidentRecorder::AddOther(const Event& event, Job* job) {
+void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes) {
   const EventData& d = event.data;
   const EventContext& ctx = event.ctx;
   SourceState& src = Source(ctx.source);
   TrackTime(ctx, &src);
-  if (attempts_.empty()) attempts_.push_back(AttemptInfo{0, LineEvidence(ctx)});
+  if (attempts_.empty()) attempts_.push_back(AttemptInfo{0, quotes->TimedQuote(ctx)});
   int inst = -1;
-  if (!ctx.host.empty()) inst = InstanceOf(event, &src, job);
+  if (!ctx.host.empty()) inst = InstanceOf(event, &src, job, quotes);
   banner_rank_.Note(ctx.source, inst, event);
   const int attempt = inst >= 0 ? job->incidents.instances[inst].attempt : src.attempt;
   // What every incident of this line starts from; built only by the events that record one (an
@@ -466,7 +460,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         pi.world = ci->nranks;
         pi.rank = ci->rank;
         pi.world_comm = ci->comm_id ? CommIdText(*ci->comm_id) : std::string();
-        pi.world_init = LineEvidence(ctx);
+        pi.world_init = quotes->TimedQuote(ctx);
       }
     }
     return;
@@ -491,12 +485,12 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.kind = IncidentKind::kPeerClosed;
     i.peer_local_rank = pc->local_rank;
     i.message = std::string(ctx.body);
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* w = std::get_if<Warning>(&d)) {
     if (ctx.level == Level::kTorch) {
-      NoteLastErrorDetail(ctx, w->message, LineRank(ctx, -1), src, job);
+      NoteLastErrorDetail(ctx, w->message, LineRank(ctx, -1), src, job, quotes);
       // PyTorch's "Last error:" copy of a WARN printed before: not a second incident.
       for (const Incident& prev : job->incidents.incidents) {
         if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == attempt &&
@@ -516,7 +510,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     if (const int own = ProxyServiceRank(w->message); own >= 0) NoteStatedRank(ctx, own);
     // NCCL's "Invalid rank requested : R/N" states the rank the printer asked to be.
     if (const int own = InvalidRankRequested(w->message); own >= 0) NoteStatedRank(ctx, own);
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* pe = std::get_if<PluginEvent>(&d);
@@ -527,7 +521,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.type = std::string(ctx.location);
     i.message = std::string(Trimmed(ctx.body));
     if (i.rank < 0) i.rank = LineRank(ctx, -1);
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* e = std::get_if<FrameworkNcclError>(&d)) {
@@ -544,11 +538,11 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     }
     if (const std::string_view glued = GluedLastError(ctx.text); !glued.empty()) {
       i.detail = std::string(glued);
-      i.detail_evidence = LineEvidence(ctx);
+      i.detail_evidence = quotes->TimedQuote(ctx);
       i.cascade = i.cascade || IsCascadeMessage(glued);
     } else if (!e->last_error.empty()) {
       i.detail = std::string(e->last_error);
-      i.detail_evidence = LineEvidence(ctx);
+      i.detail_evidence = quotes->TimedQuote(ctx);
       i.cascade = i.cascade || IsCascadeMessage(e->last_error);
     }
     // A line without NCCL's head (nccl-tests' "HOST: Test NCCL failure", a pdsh prefix before
@@ -557,7 +551,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     // A worker's prefix (`(VllmWorkerProcess pid=3985)`, Ray's `pid=N`) names its process.
     if (i.pid < 0 && ctx.meta != nullptr && ctx.meta->origin_pid != 0) i.pid = ctx.meta->origin_pid;
     NoteTerminateWhat(ctx, i.rank, &src, job);
-    if (Push(std::move(i), ctx, src, job) != nullptr) {
+    if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
       src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.last_raised_line = ctx.line;
       src.last_raised_origin_pid = ctx.meta != nullptr ? ctx.meta->origin_pid : 0;
@@ -593,7 +587,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.numel = w->numel_in;
     i.op = std::string(w->op_type);
     NoteTerminateWhat(ctx, i.rank, &src, job);
-    if (Push(std::move(i), ctx, src, job) != nullptr && w->seq < 0) {
+    if (Push(std::move(i), ctx, src, job, quotes) != nullptr && w->seq < 0) {
       src.cut_timeout = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.cut_timeout_line = ctx.line;
     }
@@ -608,7 +602,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     i.last_enqueued = p->last_enqueued;
     i.last_completed = p->last_completed;
     Incident timeout = i;
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     if (!p->timeout || timeout.rank < 0 || p->failed_seq < 0 ||
         src.progress_timeout.count(timeout.rank) > 0) {
       return;
@@ -626,7 +620,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     timeout.last_enqueued = -1;
     timeout.last_completed = -1;
     const int rank = timeout.rank;
-    if (Push(std::move(timeout), ctx, src, job) != nullptr) {
+    if (Push(std::move(timeout), ctx, src, job, quotes) != nullptr) {
       src.progress_timeout[rank] = static_cast<int>(job->incidents.incidents.size()) - 1;
     }
     return;
@@ -650,7 +644,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       case FrameworkKind::kDesyncStuck:
       case FrameworkKind::kDesyncLagging:
       case FrameworkKind::kDesyncNeverJoined:
-        NoteDesyncCulprits(*f, base(), ctx, src, job);
+        NoteDesyncCulprits(*f, base(), ctx, src, job, quotes);
         return;
       case FrameworkKind::kWatchdogTerminated:
         // "Process group watchdog thread terminated with exception: CUDA error: an illegal
@@ -664,7 +658,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
           std::string_view what = f->detail;
           if (what.starts_with("NCCL error: ")) what.remove_prefix(12);
           error.message = std::string(what);
-          Push(std::move(error), ctx, src, job);
+          Push(std::move(error), ctx, src, job, quotes);
         }
         [[fallthrough]];
       case FrameworkKind::kTakingDown:
@@ -684,7 +678,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       default:
         return;
     }
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* x = std::get_if<ProcessExit>(&d)) {
@@ -724,7 +718,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
     if (x->reporter != ExitReporter::kPython && x->reporter != ExitReporter::kKernel) {
       src.failed_seen = true;
     }
-    Incident* pushed = Push(std::move(i), ctx, src, job);
+    Incident* pushed = Push(std::move(i), ctx, src, job, quotes);
     if (pushed != nullptr && x->reporter == ExitReporter::kKubernetes) {
       src.pending_exit = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.pending_line = ctx.line;
@@ -739,7 +733,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.kind = IncidentKind::kRestart;
         i.message = std::string(l->value);
         src.failed_seen = true;
-        Push(std::move(i), ctx, src, job);
+        Push(std::move(i), ctx, src, job, quotes);
         return;
       case LauncherKind::kFailuresHeader:
         src.table = Table::kFailures;
@@ -756,7 +750,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.reporter = ExitReporter::kTorchrun;
         i.from_table = true;
         i.table_root_cause = src.table == Table::kRootCause;
-        src.table_entry = Push(std::move(i), ctx, src, job) != nullptr
+        src.table_entry = Push(std::move(i), ctx, src, job, quotes) != nullptr
                               ? static_cast<int>(job->incidents.incidents.size()) - 1
                               : -1;
         return;
@@ -773,7 +767,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
             int64_t r = -1;
             if (ReadNumber(v, &k, &r) && r < (int64_t{1} << 30)) i.rank = static_cast<int>(r);
           }
-          Incident* p = Push(std::move(i), ctx, src, job);
+          Incident* p = Push(std::move(i), ctx, src, job, quotes);
           src.pending_exit = p ? static_cast<int>(job->incidents.incidents.size()) - 1 : -1;
           src.pending_line = ctx.line;
           src.failed_seen = true;
@@ -798,7 +792,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
           i.kind = IncidentKind::kExit;
           i.reporter = ExitReporter::kTorchrun;
           i.from_table = true;
-          src.table_entry = Push(std::move(i), ctx, src, job) != nullptr
+          src.table_entry = Push(std::move(i), ctx, src, job, quotes) != nullptr
                                 ? static_cast<int>(job->incidents.incidents.size()) - 1
                                 : -1;
           src.failed_seen = true;
@@ -829,13 +823,13 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
             e.signal = SignalFromExitCode(*e.exit_code).value_or(0);
           }
           e.pid = pid;
-          e.evidence = LineEvidence(ctx);
+          e.evidence = quotes->TimedQuote(ctx);
         } else if (l->key == "traceback") {
           if (StartsWithText(l->value, "Traceback")) {
             src.table_traceback = true;
           } else if (!StartsWithText(l->value, "To enable traceback")) {
             e.message = std::string(l->value);  // "Signal 9 (SIGKILL) received by PID 631"
-            e.evidence = LineEvidence(ctx);
+            e.evidence = quotes->TimedQuote(ctx);
           }
         }
         return;
@@ -866,7 +860,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         src.failed_seen = true;
         break;
     }
-    Push(std::move(i), ctx, src, job);
+    Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* t = std::get_if<ncclscope::Traceback>(&d)) {
@@ -878,7 +872,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
       } else if (t->kind == TracebackKind::kException) {
         e.type = std::string(t->type);
         e.message = std::string(t->message);
-        e.evidence = LineEvidence(ctx);
+        e.evidence = quotes->TimedQuote(ctx);
       }
       return;
     }
@@ -902,7 +896,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         src.tracebacks.erase(rank);
         // The launcher's own traceback ends in ChildFailedError (a framework event): an
         // exception here is a worker's (or a lone script's).
-        Push(std::move(i), ctx, src, job);
+        Push(std::move(i), ctx, src, job, quotes);
         return;
       }
       case TracebackKind::kFatalSignal: {
@@ -912,7 +906,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.rank = rank;
         i.signal = SignalFromText(t->type);
         i.message = "Fatal Python error: " + std::string(t->type);
-        Push(std::move(i), ctx, src, job);
+        Push(std::move(i), ctx, src, job, quotes);
         return;
       }
       case TracebackKind::kCppTerminate: {
@@ -920,7 +914,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job) {
         i.kind = IncidentKind::kCppTerminate;
         i.rank = rank;
         i.type = std::string(t->type);
-        if (Push(std::move(i), ctx, src, job) != nullptr) {
+        if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
           src.last_terminate = static_cast<int>(job->incidents.incidents.size()) - 1;
           src.last_terminate_line = ctx.line;
         }

@@ -13,11 +13,12 @@
 #include <variant>
 #include <vector>
 
+#include "banner_rank.h"
+#include "line_quotes.h"
 #include "ncclscope/model/incident.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/log_time.h"
 #include "ncclscope/parse/events.h"
-#include "banner_rank.h"
 
 namespace ncclscope {
 
@@ -27,7 +28,8 @@ class IncidentRecorder {
   /// COLL lines, noise, graph lines) neither start a process nor end one: a connection line
   /// only notes its printer's rank, the others cost no call.
   /// `proc`: the builder's process of the line (one per host:pid), or -1.
-  void Add(const Event& event, Job* job, int proc) {
+  /// `quotes`: the builder's quotes of the event's line (shared with its other records).
+  void Add(const Event& event, Job* job, int proc, LineQuotes* quotes) {
     const EventData& d = event.data;
     if (const auto* c = std::get_if<Connection>(&d)) {
       NoteConnectionRank(event.ctx, *c, proc);
@@ -37,7 +39,7 @@ class IncidentRecorder {
         std::holds_alternative<KnownNoise>(d) || std::holds_alternative<GraphPaths>(d)) {
       return;
     }
-    AddOther(event, job);
+    AddOther(event, job, quotes);
   }
   /// Resolves ranks and pids between incidents and processes, back-fills times, fills the
   /// attempt list. Call once, after the last Add (on a copy for snapshots).
@@ -45,7 +47,7 @@ class IncidentRecorder {
 
  private:
   /// Add for the events that may start, end or describe a process.
-  void AddOther(const Event& event, Job* job);
+  void AddOther(const Event& event, Job* job, LineQuotes* quotes);
   enum class Table : uint8_t { kNone, kFailures, kRootCause };
   struct Traceback {
     bool started = false;
@@ -105,17 +107,18 @@ class IncidentRecorder {
   void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);
   /// The ranks PyTorch's desync report blames (kDesyncCulprit incidents, one per rank).
   void NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base, const EventContext& ctx,
-                          const SourceState& src, Job* job);
+                          const SourceState& src, Job* job, LineQuotes* quotes);
   /// A `what():` line that no framework parser read: the text (and the rank it names, "...
   /// rank: 0") of the earliest terminate a few lines up in the same input without one.
   void NoteLooseWhat(const EventContext& ctx, std::string_view what, int rank, Job* job);
   /// PyTorch's "Last error:" detail of the NCCL error raised just before it in `src`.
   void NoteLastErrorDetail(const EventContext& ctx, std::string_view detail, int rank,
-                           const SourceState& src, Job* job);
-  int InstanceOf(const Event& event, SourceState* src, Job* job);
+                           const SourceState& src, Job* job, LineQuotes* quotes);
+  int InstanceOf(const Event& event, SourceState* src, Job* job, LineQuotes* quotes);
   void TrackTime(const EventContext& ctx, SourceState* src);
   int Remember(const InstanceKey& key, int instance);
-  Incident* Push(Incident incident, const EventContext& ctx, const SourceState& src, Job* job);
+  Incident* Push(Incident incident, const EventContext& ctx, const SourceState& src, Job* job,
+                 LineQuotes* quotes);
   /// Sets the incident's time from the line's own timestamp; false when it has none.
   static bool StampOwnTime(const EventContext& ctx, const SourceState& src, Incident* incident);
   /// Lines from a pod's `Reason:` to its first container's state in `kubectl describe pod`.

@@ -17,18 +17,6 @@
 
 namespace ncclscope {
 
-Evidence MakeEvidence(const EventContext& ctx) {
-  return Evidence{ctx.source, ctx.line, std::string(ctx.text), {}};
-}
-
-Evidence MakeTimedEvidence(const EventContext& ctx) {
-  Evidence e = MakeEvidence(ctx);
-  std::string_view t =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
-  e.time = std::string(t);
-  return e;
-}
-
 namespace {
 
 bool SameProcess(const Process& p, const EventContext& ctx) {
@@ -83,7 +71,7 @@ int FindOrAddProcess(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   p.hostname = std::string(ctx.host);
   p.node = p.hostname;
   p.pid = ctx.pid;
-  p.first_line = MakeEvidence(ctx);
+  p.first_line = st->quotes.Quote(ctx);
   job->processes.push_back(std::move(p));
   st->procs.emplace_back();
   bucket.push_back(idx);
@@ -112,7 +100,7 @@ int FindOrAddHeadlessProcess(Job* job, JobBuilder::State* st, const EventContext
   p.node = p.hostname;
   p.pid = m.origin_pid;
   p.headless = true;
-  p.first_line = MakeEvidence(ctx);
+  p.first_line = st->quotes.Quote(ctx);
   job->processes.push_back(std::move(p));
   st->procs.emplace_back();
   return it->second = static_cast<int>(job->processes.size() - 1);
@@ -144,7 +132,7 @@ std::string_view StripPort(std::string_view addr) {
 /// Adds one line to a deduplicated record list (warnings or notices), keyed by category,
 /// location and the message with its numbers blanked out.
 void AddRecord(std::vector<WarnRecord>* records, std::unordered_map<std::string, int>* index,
-               int proc, const EventContext& ctx, const Warning& w) {
+               LineQuotes* quotes, int proc, const EventContext& ctx, const Warning& w) {
   std::string key = std::to_string(static_cast<int>(w.category)) + "|" + std::string(ctx.location) +
                     "|" + NormalizeForDedup(w.message);
   auto it = index->find(key);
@@ -161,7 +149,7 @@ void AddRecord(std::vector<WarnRecord>* records, std::unordered_map<std::string,
     r.category = key == "overflow" ? WarnCategory::kOther : w.category;
     r.message = key == "overflow" ? "(further distinct warnings not kept)" : std::string(w.message);
     r.location = std::string(ctx.location);
-    r.first_timestamp = MakeTimedEvidence(ctx).time;
+    r.first_timestamp = quotes->TimedQuote(ctx).time.str();
     records->push_back(std::move(r));
     index->emplace(std::move(key), idx);
   } else {
@@ -170,16 +158,17 @@ void AddRecord(std::vector<WarnRecord>* records, std::unordered_map<std::string,
   WarnRecord& r = (*records)[idx];
   ++r.count;
   if (proc >= 0) r.processes.insert(proc);
-  if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(MakeTimedEvidence(ctx));
+  if (r.evidence.size() < kMaxEvidencePerRecord) r.evidence.push_back(quotes->TimedQuote(ctx));
 }
 
 void AddWarning(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                 const Warning& w) {
-  AddRecord(&job->warnings, &st->warn_index, proc, ctx, w);
+  AddRecord(&job->warnings, &st->warn_index, &st->quotes, proc, ctx, w);
 }
 
 void AddNotice(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx) {
-  AddRecord(&job->notices, &st->notice_index, proc, ctx, Warning{WarnCategory::kOther, ctx.body});
+  AddRecord(&job->notices, &st->notice_index, &st->quotes, proc, ctx,
+            Warning{WarnCategory::kOther, ctx.body});
 }
 
 int TorchRank(const EventContext& ctx, int event_rank) {
@@ -208,13 +197,12 @@ int ProcessOfGlobalRank(const JobBuilder::State& st, int rank) {
   return it == st.proc_of_global_rank.end() ? -1 : it->second;
 }
 
-void AddFramework(Job* job, const JobBuilder::State& st, const EventContext& ctx,
-                  FrameworkRecord rec) {
-  int proc = ProcessOfGlobalRank(st, rec.rank);
-  if (proc >= 0) job->processes[proc].last_framework_line = MakeEvidence(ctx);
+void AddFramework(Job* job, JobBuilder::State* st, const EventContext& ctx, FrameworkRecord rec) {
+  int proc = ProcessOfGlobalRank(*st, rec.rank);
+  if (proc >= 0) job->processes[proc].last_framework_line = st->quotes.Quote(ctx);
   if (job->framework.size() >= kMaxFrameworkRecords) return;
-  rec.evidence = MakeTimedEvidence(ctx);
-  rec.timestamp = rec.evidence.time;
+  rec.evidence = st->quotes.TimedQuote(ctx);
+  rec.timestamp = rec.evidence.time.str();
   job->framework.push_back(std::move(rec));
 }
 
@@ -251,7 +239,8 @@ struct Folder {
     Process* p = P();
     if (!p && e.command_line && st->command_env.size() < 256) {
       st->command_env.push_back(JobBuilder::State::CommandSetting{
-          ctx.source, std::string(e.name), Setting{std::string(e.value), true, MakeEvidence(ctx)}});
+          ctx.source, std::string(e.name),
+          Setting{std::string(e.value), true, st->quotes.Quote(ctx)}});
     }
     if (!p) return;
     if (e.name == "NCCL_HOSTID") {
@@ -262,7 +251,7 @@ struct Folder {
     if (inserted) {
       it->second.value = std::string(e.value);
       it->second.by_environment = e.by_environment;
-      it->second.evidence = MakeEvidence(ctx);
+      it->second.evidence = st->quotes.Quote(ctx);
     }
   }
   void operator()(const CommConfig& e) {
@@ -273,7 +262,7 @@ struct Folder {
     if (!p || e.interfaces.empty() || !p->bootstrap_if.empty()) return;
     p->bootstrap_if = std::string(e.interfaces.front().name);
     p->bootstrap_addr = std::string(StripPort(e.interfaces.front().address));
-    p->bootstrap_evidence = MakeEvidence(ctx);
+    p->bootstrap_evidence = st->quotes.Quote(ctx);
   }
   void operator()(const BootstrapTimings& e) {
     Process* p = P();
@@ -281,7 +270,7 @@ struct Folder {
     // Keep the slowest bootstrap of the process: that is the one worth reporting.
     if (!p->bootstrap_timings || e.total > p->bootstrap_timings->total) {
       p->bootstrap_timings = e;
-      p->bootstrap_timings_evidence = MakeEvidence(ctx);
+      p->bootstrap_timings_evidence = st->quotes.Quote(ctx);
     }
   }
   void operator()(const InitTimings& e) {
@@ -297,19 +286,19 @@ struct Folder {
       if (n.action == e.action && n.kind == e.kind && n.name == e.name) return;
     }
     p->plugins.push_back(
-        PluginNote{std::string(e.kind), e.action, std::string(e.name), MakeEvidence(ctx)});
+        PluginNote{std::string(e.kind), e.action, std::string(e.name), st->quotes.Quote(ctx)});
   }
   void operator()(const UsingNetwork& e) {
     Process* p = P();
     if (!p) return;
     p->network = std::string(e.name);
-    p->network_evidence = MakeEvidence(ctx);
+    p->network_evidence = st->quotes.Quote(ctx);
   }
   void operator()(const IbDevices& e) {
     Process* p = P();
     if (!p) return;
     if (e.none_found) {
-      if (!p->ib_no_device) p->ib_no_device_evidence = MakeEvidence(ctx);
+      if (!p->ib_no_device) p->ib_no_device_evidence = st->quotes.Quote(ctx);
       p->ib_no_device = true;
       return;
     }
@@ -327,7 +316,7 @@ struct Folder {
   void operator()(const SocketDevices& e) {
     Process* p = P();
     if (!p) return;
-    if (p->socket_devices_evidence.text.empty()) p->socket_devices_evidence = MakeEvidence(ctx);
+    if (p->socket_devices_evidence.text.empty()) p->socket_devices_evidence = st->quotes.Quote(ctx);
     // NCCL repeats the list per communicator; before 2.5 it printed one line per interface.
     for (const auto& d : e.devices) {
       std::string dev = std::string(d.name) + ":" + std::string(d.address);
@@ -343,7 +332,7 @@ struct Folder {
     // TCP sockets never do GPUDirect RDMA: NCCL's "NET/Socket : GPU Direct RDMA Disabled" says
     // nothing about the RDMA network.
     if (!p || e.net == "Socket") return;
-    if (p->gdr_enabled_nics + p->gdr_disabled_nics == 0) p->gdr_evidence = MakeEvidence(ctx);
+    if (p->gdr_enabled_nics + p->gdr_disabled_nics == 0) p->gdr_evidence = st->quotes.Quote(ctx);
     (e.enabled ? p->gdr_enabled_nics : p->gdr_disabled_nics)++;
   }
   void operator()(const OfiEvent& e) {
@@ -351,8 +340,8 @@ struct Folder {
     Process* p = P();
     if (!p) return;
     if (e.kind == OfiKind::kOther && p->ofi.size() >= 32) return;
-    p->ofi.push_back(
-        OfiNote{e.kind, std::string(e.value), std::string(e.fabric), e.nics, MakeEvidence(ctx)});
+    p->ofi.push_back(OfiNote{e.kind, std::string(e.value), std::string(e.fabric), e.nics,
+                             st->quotes.Quote(ctx)});
   }
   void operator()(const CommInit& e) {
     if (proc >= 0) OnCommInit(job, st, proc, ctx, e);
@@ -426,7 +415,7 @@ struct Folder {
     if (n >= kMaxTrailsPerProcess) return;
     ++n;
     job->error_trails.push_back(
-        ErrorTrailRecord{proc, std::string(e.location), e.code, MakeTimedEvidence(ctx)});
+        ErrorTrailRecord{proc, std::string(e.location), e.code, st->quotes.TimedQuote(ctx)});
   }
   void operator()(const WatchdogTimeout& e) {
     int rank = TorchRank(ctx, e.rank);
@@ -437,9 +426,9 @@ struct Folder {
     s.timeout_ms = e.timeout_ms;
     s.ran_ms = e.ran_ms;
     s.numel = e.numel_in;
-    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(st->quotes.TimedQuote(ctx));
     int p = ProcessOfGlobalRank(*st, rank);
-    if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
+    if (p >= 0) job->processes[p].last_framework_line = st->quotes.Quote(ctx);
   }
   void operator()(const WorkProgress& e) {
     int rank = TorchRank(ctx, e.rank);
@@ -457,9 +446,9 @@ struct Folder {
       }
       s.timed_out = !known;
     }
-    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(MakeTimedEvidence(ctx));
+    if (s.evidence.size() < kMaxEvidencePerRecord) s.evidence.push_back(st->quotes.TimedQuote(ctx));
     int p = ProcessOfGlobalRank(*st, rank);
-    if (p >= 0) job->processes[p].last_framework_line = MakeEvidence(ctx);
+    if (p >= 0) job->processes[p].last_framework_line = st->quotes.Quote(ctx);
   }
   void operator()(const FrameworkNcclError& e) {
     FrameworkRecord r;
@@ -469,7 +458,7 @@ struct Folder {
     r.reason = std::string(e.reason);
     r.nccl_version = std::string(e.nccl_version);
     r.exception = std::string(e.exception);
-    AddFramework(job, *st, ctx, std::move(r));
+    AddFramework(job, st, ctx, std::move(r));
   }
   void operator()(const FrameworkEvent& e) {
     FrameworkRecord r;
@@ -477,7 +466,7 @@ struct Folder {
     r.event = e.kind;
     r.rank = TorchRank(ctx, e.rank);
     r.detail = std::string(e.detail);
-    AddFramework(job, *st, ctx, std::move(r));
+    AddFramework(job, st, ctx, std::move(r));
   }
   // Read by the incident recorder only (JobBuilder::Add).
   void operator()(const ProcessExit&) {}
@@ -496,7 +485,7 @@ struct Folder {
     r.event = FrameworkKind::kNcclErrorDetail;
     r.rank = TorchRank(ctx, -1);
     r.detail = std::string(t.message);
-    AddFramework(job, *st, ctx, std::move(r));
+    AddFramework(job, st, ctx, std::move(r));
   }
   void operator()(const KnownNoise&) {}
   void operator()(const Unrecognized& e) {
@@ -508,7 +497,7 @@ struct Folder {
       ++job->sources[ctx.source].unrecognized;
     }
     if (job->unrecognized_samples.size() < kMaxUnrecognizedSamples)
-      job->unrecognized_samples.push_back(MakeEvidence(ctx));
+      job->unrecognized_samples.push_back(st->quotes.Quote(ctx));
   }
 };
 
@@ -543,7 +532,7 @@ void NoteLaunch(Job* job, JobBuilder::State* st, const LineMeta& meta, const Eve
   }
   if (meta.multi_node != MultiNodePrefix::kNone && launch.multi_node == MultiNodePrefix::kNone) {
     launch.multi_node = meta.multi_node;
-    launch.multi_node_evidence = MakeEvidence(ctx);
+    launch.multi_node_evidence = st->quotes.Quote(ctx);
   }
   if (meta.origin_host.empty() || meta.origin_host == st->last_origin_host) return;
   st->last_origin_host.assign(meta.origin_host);
@@ -552,7 +541,7 @@ void NoteLaunch(Job* job, JobBuilder::State* st, const LineMeta& meta, const Eve
     if (h == meta.origin_host) return;
   }
   launch.origin_hosts.emplace_back(meta.origin_host);
-  launch.origin_host_evidence.push_back(MakeEvidence(ctx));
+  launch.origin_host_evidence.push_back(st->quotes.Quote(ctx));
 }
 
 /// FindOrAddProcess, first through the (source, prefix id) cache.
@@ -599,7 +588,7 @@ void JobBuilder::Add(const Event& event) {
   }
   if (ctx.meta != nullptr) NoteLaunch(job_, state_.get(), *ctx.meta, ctx);
   std::visit(Folder{job_, state_.get(), ctx, proc}, event.data);
-  state_->incidents.Add(event, job_, proc);
+  state_->incidents.Add(event, job_, proc, &state_->quotes);
 }
 
 bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_t count) {
@@ -631,7 +620,7 @@ void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options)
     Evidence& last = job->processes[i].last_line;
     last.source = ps.last_source;
     last.line = ps.last_line;
-    last.text = std::string(ps.last_text.view());
+    last.text = ps.last_text.view();
   }
   for (size_t i = 0; i < state->events_by_index.size(); ++i) {
     if (state->events_by_index[i] == 0) continue;

@@ -90,7 +90,7 @@ Json ArtifactLocation(const Job& job, uint32_t source) {
 
 Json Location(const Job& job, const Evidence& e) {
   Json region{{"startLine", e.line > 0 ? e.line : 1}};
-  if (!e.text.empty()) region["snippet"] = Text(e.text);
+  if (!e.text.empty()) region["snippet"] = Text(e.text.str());
   return Json{{"physicalLocation",
                {{"artifactLocation", ArtifactLocation(job, e.source)}, {"region", region}}}};
 }

@@ -387,7 +387,8 @@ void WriteFindings(const ReportInput& in, const Palette& pal, std::ostream& out)
     if (!f.suspect_ranks.empty())
       out << fmt::format("          suspect ranks: {}\n", RankList(f.suspect_ranks));
     for (const auto& e : f.evidence) {
-      std::string text = e.text.size() > 200 ? e.text.substr(0, 200) + "..." : e.text;
+      std::string text =
+          e.text.size() > 200 ? std::string(e.text.substr(0, 200)) + "..." : e.text.str();
       out << fmt::format("          {}{}:{}:{} {}\n", pal.dim(), job.SourceName(e.source), e.line,
                          pal.reset(), text);
     }

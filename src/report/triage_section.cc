@@ -17,8 +17,8 @@ namespace {
 constexpr size_t kMaxTimeline = 10;
 constexpr size_t kMaxText = 160;
 
-std::string Clip(const std::string& s) {
-  return s.size() > kMaxText ? s.substr(0, kMaxText) + "..." : s;
+std::string Clip(std::string_view s) {
+  return s.size() > kMaxText ? std::string(s.substr(0, kMaxText)) + "..." : std::string(s);
 }
 
 std::string Where(const Job& job, uint32_t source, uint64_t line) {

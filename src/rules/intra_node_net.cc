@@ -127,9 +127,9 @@ class IntraNodeNetRule : public BasicRule {
         }
         // "NET/OFI NCCL_OFI_TUNER is not available for platform : g6e.48xlarge, ..." names it
         // too (aws-ofi-nccl 1.13+, when the platform line itself is not in the log).
-        const std::string& t = n.evidence.text;
-        if (size_t at = t.find("for platform : "); platform.empty() && at != std::string::npos) {
-          std::string rest = t.substr(at + 15);
+        std::string_view t = n.evidence.text;
+        if (size_t at = t.find("for platform : "); platform.empty() && at != t.npos) {
+          std::string rest(t.substr(at + 15));
           platform = rest.substr(0, rest.find_first_of(", "));
           platform_ev = n.evidence;
         }

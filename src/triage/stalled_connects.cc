@@ -17,10 +17,10 @@ namespace {
 /// The retry that ends the process's output: its last NCCL line (Process::last_line), if that is
 /// one.
 bool LastRetry(const Process& p, ConnectRetry* out) {
-  const std::string& text = p.last_line.text;
+  std::string_view text = p.last_line.text;
   const size_t info = text.find("NCCL INFO ");
-  if (info == std::string::npos) return false;
-  return ParseConnectRetry(std::string_view(text).substr(info + 10), out);
+  if (info == text.npos) return false;
+  return ParseConnectRetry(text.substr(info + 10), out);
 }
 
 /// "10.29.224.148<52333>" → "10.29.224.148".

@@ -5,16 +5,20 @@
 #include <cstdint>
 #include <string>
 
+#include "ncclscope/base/shared_text.h"
+
 namespace ncclscope {
 
-/// One line that shows something: input index, 1-based line number, the line's text.
+/// One line that shows something: input index, 1-based line number, the line's text. 32 bytes;
+/// copies share the texts (SharedText), so the same line quoted by a process, an incident and
+/// a finding is kept once.
 struct Evidence {
   uint32_t source = 0;
   uint64_t line = 0;
-  std::string text;
+  SharedText text;
   /// Timestamp of the line as printed (kubectl --timestamps, NCCL `[timestamp]`, c10 `MMDD
   /// HH:MM:SS.frac`); kept only for error records (warnings, trails, framework), else empty.
-  std::string time;
+  SharedText time;
 };
 
 }  // namespace ncclscope
