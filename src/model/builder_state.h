@@ -18,6 +18,7 @@
 #include "incident_recorder.h"
 #include "line_quotes.h"
 #include "membership_index.h"
+#include "ncclscope/base/text_pool.h"
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/job_builder.h"
 #include "ncclscope/parse/events.h"
@@ -134,6 +135,8 @@ struct JobBuilder::State {
   std::unordered_map<int, int> proc_of_global_rank;
 
   std::unordered_map<LinkBucketKey, std::vector<int>, LinkBucketHash> link_index;
+  /// Link::raw, devices, mode and net: one copy of each distinct text.
+  TextPool link_texts;
 
   /// Folding of ended communicators that repeat an earlier one's shape (comm_folding.cc).
   struct Folding {

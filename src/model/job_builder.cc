@@ -11,6 +11,7 @@
 #include <cctype>
 #include <functional>
 #include <string_view>
+#include <type_traits>
 
 #include "builder_state.h"
 #include "ncclscope/base/byte_words.h"
@@ -605,8 +606,37 @@ bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_
 namespace {
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
+/// Frees what only the reading of lines needs (process and link lookups, memberships, dedup
+/// indexes): the job's own finishing allocates after this, so the peak is the end of the input
+/// rather than that plus the finishing. Keeps what FinishInto, FinishJob and the incident
+/// recorder read (command_env, ProcState::last_text, graph_paths, unknown_rank_owner).
+void ReleaseLineIndexes(JobBuilder::State* state) {
+  // Move-assigning an empty container frees the old one's memory (clear() keeps buckets).
+  auto release = [](auto& member) { member = std::decay_t<decltype(member)>(); };
+  release(state->proc_by_key);
+  release(state->headless_procs);
+  release(state->comm_by_id);
+  release(state->proc_of_global_rank);
+  release(state->link_index);
+  release(state->link_texts);
+  release(state->warn_index);
+  release(state->notice_index);
+  release(state->torch_index);
+  release(state->trails_per_process);
+  state->memberships = MembershipIndex();
+  state->folding = JobBuilder::State::Folding();
+  for (ProcState& ps : state->procs) {
+    release(ps.comms);
+    release(ps.by_ptr);
+    release(ps.anon_count);
+    release(ps.free_slots);
+    release(ps.reopened);
+  }
+}
+
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
   CompactFolded(job, state);
+  ReleaseLineIndexes(state);
   // A pasted command line's settings hold for the processes of its input (an echo by NCCL, read
   // first, wins).
   for (const JobBuilder::State::CommandSetting& c : state->command_env) {

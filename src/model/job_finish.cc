@@ -107,12 +107,12 @@ P2pPath TopoLookup(const Job& job, const BuildOptions& options, const Link& l,
   const CommRank* b = RankOf(job, l, l.dst);
   int ga = a && a->nvml_dev >= 0 ? a->nvml_dev : -1;
   int gb = b && b->nvml_dev >= 0 ? b->nvml_dev : -1;
-  auto digits = [](const std::string& s) {
+  auto digits = [](std::string_view s) {
     return !s.empty() && s.size() <= 3 &&
            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  if (ga < 0 && digits(l.src_dev)) ga = std::stoi(l.src_dev);
-  if (gb < 0 && digits(l.dst_dev)) gb = std::stoi(l.dst_dev);
+  if (ga < 0 && digits(l.src_dev)) ga = std::stoi(l.src_dev.str());
+  if (gb < 0 && digits(l.dst_dev)) gb = std::stoi(l.dst_dev.str());
   if (ga < 0 || gb < 0 || ga == gb) return P2pPath::kUnknown;
   auto it = options.topo->pairs.find(std::minmax(ga, gb));
   if (it == options.topo->pairs.end()) return P2pPath::kUnknown;

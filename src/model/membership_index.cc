@@ -6,15 +6,15 @@
 namespace ncclscope {
 
 int MembershipIndex::Find(int proc, int kind, int rank, int nranks) const {
-  auto it = list_ids_.find(ListKey{proc, kind, rank, nranks});
-  return it == list_ids_.end() ? -1 : it->second;
+  return list_ids_.Find(ListKey{proc, kind, rank, nranks});
 }
 
 int MembershipIndex::FindOrAdd(int proc, int kind, int rank, int nranks) {
-  auto [it, fresh] =
-      list_ids_.try_emplace(ListKey{proc, kind, rank, nranks}, static_cast<int>(lists_.size()));
-  if (fresh) lists_.emplace_back();
-  return it->second;
+  bool added = false;
+  const int id = list_ids_.FindOrAdd(ListKey{proc, kind, rank, nranks},
+                                     static_cast<int>(lists_.size()), &added);
+  if (added) lists_.emplace_back();
+  return id;
 }
 
 // Lists are doubly linked through ProcComm::prev/next; the head's prev is the tail.
@@ -53,8 +53,7 @@ void MembershipIndex::Unlink(Memberships& comms, RecencyList& l, int idx, int ki
   --l.size;
 }
 
-void MembershipIndex::PushFront(Memberships& comms, RecencyList& l, int idx,
-                                int kind) {
+void MembershipIndex::PushFront(Memberships& comms, RecencyList& l, int idx, int kind) {
   ProcComm& m = comms[idx];
   if (l.head < 0) {
     PushBack(comms, l, idx, kind);
@@ -101,8 +100,7 @@ void MembershipIndex::Add(const Job& job, std::vector<ProcState>* procs, int pro
   }
 }
 
-void MembershipIndex::StartCounting(const Job& job, const Memberships& comms,
-                                    int list) {
+void MembershipIndex::StartCounting(const Job& job, const Memberships& comms, int list) {
   lists_[list].counted = true;
   ++counted_lists_;
   for (int i = lists_[list].head; i >= 0; i = comms[i].next[kOpenByRank]) {

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "list_id_table.h"
 #include "ncclscope/base/chunked_vector.h"
 #include "ncclscope/model/job.h"
 
@@ -108,7 +109,7 @@ struct Held {
 struct CommRankRefs {
   struct Holder {
     int list = -1;
-    int count = 0;   ///< Memberships of the communicator in that list.
+    int count = 0;    ///< Memberships of the communicator in that list.
     int newest = -1;  ///< The last one added (index into its process's comms).
   };
   std::vector<int> links;
@@ -175,18 +176,6 @@ class MembershipIndex {
   int OnlyMembershipOf(int list, int comm, int rank) const;
 
  private:
-  struct ListKey {
-    int proc, kind, rank, nranks;
-    bool operator==(const ListKey&) const = default;
-  };
-  struct ListKeyHash {
-    size_t operator()(const ListKey& k) const {
-      uint64_t h = (uint64_t{static_cast<uint32_t>(k.proc)} << 32 | static_cast<uint32_t>(k.rank));
-      h = (h ^ (uint64_t{static_cast<uint32_t>(k.nranks)} << 2 | static_cast<uint32_t>(k.kind))) *
-          0x9E3779B97F4A7C15ull;
-      return static_cast<size_t>(h ^ (h >> 31));
-    }
-  };
   static uint64_t CommRankKey(int comm, int rank) {
     return uint64_t{static_cast<uint32_t>(comm)} << 32 | static_cast<uint32_t>(rank);
   }
@@ -207,7 +196,7 @@ class MembershipIndex {
   int count_from_ = 8;
   int counted_lists_ = 0;
   std::vector<RecencyList> lists_;
-  std::unordered_map<ListKey, int, ListKeyHash> list_ids_;
+  ListIdTable list_ids_;
   std::unordered_map<uint64_t, CommRankRefs> comm_ranks_;
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> raw_ids_;
   std::vector<int> link_raw_;  ///< Raw id per link index (-1 for links of unknown comm).

@@ -31,7 +31,8 @@ class NoGdrdmaRule : public BasicRule {
       const bool rdma_plugin = l.cls == TransportClass::kNetOther && IsRdmaPluginName(l.net);
       if (l.cls != TransportClass::kNetIB && l.cls != TransportClass::kNetLibfabric && !rdma_plugin)
         continue;
-      auto& c = per_class[rdma_plugin ? "NET/" + l.net : std::string(TransportClassName(l.cls))];
+      auto& c =
+          per_class[rdma_plugin ? "NET/" + l.net.str() : std::string(TransportClassName(l.cls))];
       ++c.second;
       if (l.gdrdma) continue;
       ++c.first;

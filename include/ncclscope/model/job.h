@@ -18,6 +18,7 @@
 
 #include "ncclscope/base/chunked_vector.h"
 #include "ncclscope/base/flat_int_set.h"
+#include "ncclscope/base/shared_text.h"
 #include "ncclscope/input/line.h"
 #include "ncclscope/model/evidence.h"
 #include "ncclscope/model/incident.h"
@@ -188,8 +189,9 @@ struct Link {
   Attribution attribution = Attribution::kUnknown;
   int reporter = -1;       ///< Process that printed the (first) line.
   int src = -1, dst = -1;  ///< Communicator-local ranks.
-  std::string src_dev, dst_dev;
-  std::string raw;                               ///< Text after "via", trimmed.
+  /// The texts below come from a small vocabulary: the builder interns them (TextPool).
+  SharedText src_dev, dst_dev;
+  SharedText raw;                                ///< Text after "via", trimmed.
   bool send_side = false, receive_side = false;  ///< NET [send]/[receive]; P2P/SHM count as send.
   TransportClass cls = TransportClass::kUnknown;
   P2pPath path = P2pPath::kNotApplicable;
@@ -197,8 +199,8 @@ struct Link {
   /// What connects the two GPUs in hardware, also for SHM/NET links within one physical host
   /// (from GRAPH path lines or --topo): an SHM link with kNvlink here wastes NVLink.
   P2pPath hardware_path = P2pPath::kNotApplicable;
-  std::string mode;  ///< P2P/SHM mode ("CUMEM", "IPC", "direct/direct", ...)
-  std::string net;   ///< NET name ("Socket", "IB", "AWS Libfabric")
+  SharedText mode;  ///< P2P/SHM mode ("CUMEM", "IPC", "direct/direct", ...)
+  SharedText net;   ///< NET name ("Socket", "IB", "AWS Libfabric")
   int net_dev = -1, proxy_rank = -1, via_rank = -1;
   bool gdrdma = false, shared = false, read = false, ce = false, pci = false;
   bool collnet = false;
