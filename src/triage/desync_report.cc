@@ -82,7 +82,7 @@ std::optional<RootCause> FromDesyncReport(const AttemptView& view) {
   for (const Incident* i : lines) {
     auto it = std::find_if(by_message.begin(), by_message.end(),
                            [&](const auto& m) { return m.first == i->message; });
-    if (it == by_message.end()) it = by_message.insert(by_message.end(), {i->message, {}});
+    if (it == by_message.end()) it = by_message.insert(by_message.end(), {i->message.str(), {}});
     it->second.push_back(i->rank);
   }
   std::vector<std::string> said;

@@ -22,13 +22,14 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kException) continue;
     if (i->message.find("Detected mismatch between collectives") == std::string::npos) continue;
+    const std::string message = i->message.str();  // the matches below point into it
     std::smatch m;
-    if (!std::regex_search(i->message, m, kOwn)) continue;
+    if (!std::regex_search(message, m, kOwn)) continue;
     const int rank = std::stoi(m[1].str());
     if (i->rank >= 0 && rank != i->rank) continue;
     const bool fresh = own.try_emplace(rank, m[3].str() + " SeqNum " + m[2].str(), i).second;
     std::smatch peer;
-    if (fresh && std::regex_search(i->message, peer, kPeer) && std::stoi(peer[1].str()) != rank) {
+    if (fresh && std::regex_search(message, peer, kPeer) && std::stoi(peer[1].str()) != rank) {
       ++named[std::stoi(peer[1].str())];
     }
   }

@@ -15,15 +15,14 @@ namespace {
 
 /// "socketProgress: Connection closed by remote peer ip-172-31-45-209.ec2.internal<32926>"
 /// → "ip-172-31-45-209.ec2.internal".
-std::string PeerOf(const std::string& message) {
+std::string PeerOf(std::string_view message) {
   static constexpr std::string_view kKeys[] = {"remote peer ", "connect to ", "peer "};
   for (std::string_view k : kKeys) {
     const size_t p = message.find(k);
-    if (p == std::string::npos) continue;
-    std::string rest = message.substr(p + k.size());
-    const size_t end = rest.find_first_of("< ,:");
-    rest = rest.substr(0, end);
-    if (!rest.empty()) return rest;
+    if (p == message.npos) continue;
+    std::string_view rest = message.substr(p + k.size());
+    rest = rest.substr(0, rest.find_first_of("< ,:"));
+    if (!rest.empty()) return std::string(rest);
   }
   return {};
 }

@@ -25,8 +25,8 @@ bool Contains(std::string_view s, std::string_view needle) {
 /// Class and description of an exception.
 /// "ncclCommInitRank failed: unhandled system error" (TensorFlow, Horovod, JAX): an exception
 /// whose message says that an NCCL call failed.
-bool NamesFailedNcclCall(const std::string& message) {
-  for (size_t at = message.find("nccl"); at != std::string::npos; at = message.find("nccl", at + 4)) {
+bool NamesFailedNcclCall(std::string_view message) {
+  for (size_t at = message.find("nccl"); at != message.npos; at = message.find("nccl", at + 4)) {
     if (at > 0 && ascii::IsWordChar(message[at - 1])) continue;
     size_t end = at + 4;
     while (end < message.size() && ascii::IsWordChar(message[end])) ++end;
@@ -41,7 +41,7 @@ bool IsUniqueIdFetchFailure(std::string_view message) {
   return Contains(message, "retrieving ncclUniqueId") && Contains(message, "got error: ");
 }
 
-CauseClass ClassOfException(const std::string& type, const std::string& message) {
+CauseClass ClassOfException(std::string_view type, std::string_view message) {
   if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
     return CauseClass::kCudaOom;
   }
@@ -64,16 +64,16 @@ CauseClass ClassOfException(const std::string& type, const std::string& message)
 }
 
 /// The first sentence or two of a long message (the whole one stays in the evidence).
-std::string Headline(const std::string& s) {
+std::string Headline(std::string_view s) {
   constexpr size_t kMax = 160;
-  if (s.size() <= kMax) return s;
+  if (s.size() <= kMax) return std::string(s);
   const size_t dot = s.rfind(". ", kMax);
-  if (dot != std::string::npos && dot > 20) return s.substr(0, dot + 1);
-  return s.substr(0, kMax) + "...";
+  if (dot != s.npos && dot > 20) return std::string(s.substr(0, dot + 1));
+  return std::string(s.substr(0, kMax)) + "...";
 }
 
-std::string Clip(const std::string& s, size_t n) {
-  return s.size() > n ? s.substr(0, n) + "..." : s;
+std::string Clip(std::string_view s, size_t n) {
+  return s.size() > n ? std::string(s.substr(0, n)) + "..." : std::string(s);
 }
 
 /// Key of a failure: the rank, else the pid, else the incident itself.

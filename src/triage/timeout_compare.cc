@@ -93,7 +93,7 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   std::map<std::tuple<int64_t, std::string, int64_t>, std::vector<int>> groups;
   for (auto& [rank, s] : ranks) {
     if (s.timeout && said(*s.timeout) == most_said)
-      groups[{s.timeout->seq, s.timeout->op, s.timeout->numel}].push_back(rank);
+      groups[{s.timeout->seq, s.timeout->op.str(), s.timeout->numel}].push_back(rank);
   }
   auto major = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
     return a.second.size() < b.second.size();

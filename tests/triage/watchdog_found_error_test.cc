@@ -72,7 +72,7 @@ TEST(WatchdogFoundError, NcclErrorKeepsItsWordsOnce) {
   for (const Incident& i : r.job.incidents.incidents) {
     if (i.kind != IncidentKind::kNcclError) continue;
     ++errors;
-    EXPECT_TRUE(i.message.starts_with("unhandled cuda error")) << i.message;
+    EXPECT_TRUE(i.message.view().starts_with("unhandled cuda error")) << i.message;
   }
   EXPECT_EQ(errors, 1);
   EXPECT_TRUE(OneCulprit(r, 3));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ncclscope/base/chunked_vector.h"
+#include "ncclscope/base/shared_text.h"
 #include "ncclscope/model/evidence.h"
 #include "ncclscope/model/log_time.h"
 #include "ncclscope/parse/events.h"
@@ -68,20 +69,20 @@ struct Incident {
   // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason), kDesyncCulprit
   /// Exception type, signal name, warning location; for kDesyncCulprit which of the desync
   /// report's lines named the rank (kDesyncJoinedNotFinished, ...).
-  std::string type;
-  std::string message;  ///< Whole message (never cut).
-  std::string frame;    ///< Innermost frame: "train.py:49 in train_step".
+  SharedText type;
+  SharedText message;  ///< Whole message (never cut).
+  SharedText frame;    ///< Innermost frame: "train.py:49 in train_step".
   /// kNcclError: the detail PyTorch prints after "Last error:" (NCCL's last WARN, e.g.
   /// "socketStartConnect: Connect to 10.0.0.2<45763> failed : No route to host"), on the next
   /// lines or glued to the same line; empty when none was printed. It names the cause more
   /// precisely than the summary ("unhandled system error").
-  std::string detail;
+  SharedText detail;
   Evidence detail_evidence;  ///< The line that holds `detail`, quoted whole.
   // kWatchdogTimeout, kProgress
   int pg = -1;
   int64_t seq = -1, last_enqueued = -1, last_completed = -1;
   int64_t numel = -1;  ///< WorkNCCL NumelIn of a timeout.
-  std::string op;
+  SharedText op;
   bool cascade = false;  ///< The text says a peer went away (remote exited, connection closed).
   Evidence evidence;     ///< The line, with its timestamp as printed.
   /// Normalised time key (LogTime::Key); nullopt when neither the line nor its neighbours in
