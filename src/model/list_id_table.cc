@@ -1,19 +1,21 @@
 #include "list_id_table.h"
 
+#include <bit>
 #include <utility>
 
 namespace ncclscope {
 
-size_t ListIdTable::Hash(const ListKey& k) {
-  uint64_t h = (uint64_t{static_cast<uint32_t>(k.proc)} << 32 | static_cast<uint32_t>(k.rank));
-  h = (h ^ (uint64_t{static_cast<uint32_t>(k.nranks)} << 2 | static_cast<uint32_t>(k.kind))) *
-      0x9E3779B97F4A7C15ull;
-  return static_cast<size_t>(h ^ (h >> 31));
+uint64_t ListIdTable::Hash(const ListKey& k) {
+  // Both halves through a multiply; Probe takes the top bits, which mix every input bit.
+  const uint64_t a = uint64_t{static_cast<uint32_t>(k.proc)} << 32 | static_cast<uint32_t>(k.rank);
+  const uint64_t b =
+      uint64_t{static_cast<uint32_t>(k.nranks)} << 32 | static_cast<uint32_t>(k.kind);
+  return (a * 0x9E3779B97F4A7C15ull) ^ ((b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full);
 }
 
 size_t ListIdTable::Probe(const ListKey& key) const {
   const size_t mask = slots_.size() - 1;
-  size_t i = Hash(key) & mask;
+  size_t i = static_cast<size_t>(Hash(key) >> shift_);
   while (slots_[i].id >= 0 && !(slots_[i].key == key)) i = (i + 1) & mask;
   return i;
 }
@@ -39,8 +41,9 @@ int ListIdTable::FindOrAdd(const ListKey& key, int fresh_id, bool* added) {
 }
 
 void ListIdTable::Grow() {
-  std::vector<Slot> old =
-      std::exchange(slots_, std::vector<Slot>(slots_.empty() ? 64 : slots_.size() * 2));
+  const size_t size = slots_.empty() ? 64 : slots_.size() * 2;
+  shift_ = 64 - std::countr_zero(size);
+  std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(size));
   for (const Slot& s : old) {
     if (s.id >= 0) slots_[Probe(s.key)] = s;
   }

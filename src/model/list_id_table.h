@@ -30,12 +30,13 @@ class ListIdTable {
     ListKey key;
     int id = -1;  ///< -1: empty.
   };
-  static size_t Hash(const ListKey& key);
+  static uint64_t Hash(const ListKey& key);
   /// Index of the slot holding `key`, or of the empty slot where it would go.
   size_t Probe(const ListKey& key) const;
   void Grow();
 
   std::vector<Slot> slots_;  ///< Empty, or a power of two in size.
+  int shift_ = 64;           ///< 64 - log2(slots_.size()): a hash's top bits index the slots.
   size_t size_ = 0;
 };
 
