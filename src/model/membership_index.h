@@ -75,11 +75,11 @@ using PtrIndex = std::unordered_map<std::string, std::vector<int>, StringHash, s
 /// One recency list: its newest member, its length and (for kOpenByRank lists) the sum of the
 /// communicator indexes of its members.
 struct RecencyList {
-  int head = -1;
-  int size = 0;
   uint64_t comm_sum = 0;
+  int head = -1;
+  int size : 31 = 0;  ///< A process holds far fewer than 2^30 memberships. 16 bytes a list.
   /// Held counts are kept for this list (kOpenByRank lists that reached count_from members).
-  bool counted = false;
+  bool counted : 1 = false;
 };
 
 /// A connection as one line names it, seen from the memberships of one (process, rank) list.
