@@ -222,8 +222,7 @@ IncidentRecorder::SourceState& IncidentRecorder::Source(uint32_t source) {
 }
 
 void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
-  std::string_view t =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  std::string_view t = PrintedTime(ctx);
   if (t.empty()) return;
   std::optional<LogTime> lt = ParseLogTime(t);
   if (!lt) return;
@@ -407,8 +406,7 @@ Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx, con
 
 bool IncidentRecorder::StampOwnTime(const EventContext& ctx, const SourceState& src,
                                     Incident* incident) {
-  std::string_view own =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  std::string_view own = PrintedTime(ctx);
   std::optional<LogTime> lt = own.empty() ? std::nullopt : ParseLogTime(own);
   if (!lt || !(lt->has_date() || src.last_date)) return false;
   incident->time = lt->has_date() ? lt->Key() : KeyWithDate(*lt, *src.last_date);

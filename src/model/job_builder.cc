@@ -623,8 +623,8 @@ void ReleaseLineIndexes(JobBuilder::State* state) {
   release(state->notice_index);
   release(state->torch_index);
   release(state->trails_per_process);
-  state->memberships = MembershipIndex();
-  state->folding = JobBuilder::State::Folding();
+  release(state->memberships);
+  release(state->folding);
   for (ProcState& ps : state->procs) {
     release(ps.comms);
     release(ps.by_ptr);

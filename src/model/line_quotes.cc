@@ -19,8 +19,7 @@ Evidence LineQuotes::Quote(const EventContext& ctx) {
 
 Evidence LineQuotes::TimedQuote(const EventContext& ctx) {
   Evidence e{ctx.source, ctx.line, TextOf(ctx), {}};
-  const std::string_view t =
-      ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+  const std::string_view t = PrintedTime(ctx);
   if (time_.view() != t) time_ = t;
   e.time = time_;
   return e;

@@ -15,12 +15,17 @@
 
 namespace ncclscope {
 
+/// The line's timestamp as printed: a kubectl --timestamps (or collector) prefix first, else
+/// NCCL's or c10's own; empty when the line has none.
+inline std::string_view PrintedTime(const EventContext& ctx) {
+  return ctx.meta != nullptr && !ctx.meta->timestamp.empty() ? ctx.meta->timestamp : ctx.timestamp;
+}
+
 class LineQuotes {
  public:
   /// The line (source, line number, text), without a time.
   Evidence Quote(const EventContext& ctx);
-  /// The line with its timestamp as printed: a kubectl --timestamps prefix first, else NCCL's
-  /// or c10's own.
+  /// The line with its timestamp as printed (PrintedTime).
   Evidence TimedQuote(const EventContext& ctx);
 
  private:
