@@ -76,4 +76,8 @@ std::optional<double> ParseDouble(std::string_view s) {
   return v;
 }
 
+std::string ClipText(std::string_view s, size_t n) {
+  return s.size() > n ? std::string(s.substr(0, n)) + "..." : std::string(s);
+}
+
 }  // namespace ncclscope

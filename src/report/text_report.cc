@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/line_coverage.h"
 #include "ncclscope/model/link_summary.h"
 #include "ncclscope/model/rank_ranges.h"
@@ -387,8 +388,7 @@ void WriteFindings(const ReportInput& in, const Palette& pal, std::ostream& out)
     if (!f.suspect_ranks.empty())
       out << fmt::format("          suspect ranks: {}\n", RankList(f.suspect_ranks));
     for (const auto& e : f.evidence) {
-      std::string text =
-          e.text.size() > 200 ? std::string(e.text.substr(0, 200)) + "..." : e.text.str();
+      const std::string text = ClipText(e.text, 200);
       out << fmt::format("          {}{}:{}:{} {}\n", pal.dim(), job.SourceName(e.source), e.line,
                          pal.reset(), text);
     }

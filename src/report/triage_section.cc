@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/rank_ranges.h"
 #include "ncclscope/model/timeline.h"
 #include "ncclscope/model/watchdog_table.h"
@@ -17,9 +18,7 @@ namespace {
 constexpr size_t kMaxTimeline = 10;
 constexpr size_t kMaxText = 160;
 
-std::string Clip(std::string_view s) {
-  return s.size() > kMaxText ? std::string(s.substr(0, kMaxText)) + "..." : std::string(s);
-}
+std::string Clip(std::string_view s) { return ClipText(s, kMaxText); }
 
 std::string Where(const Job& job, uint32_t source, uint64_t line) {
   return fmt::format("{}:{}", job.SourceName(source), line);

@@ -69,11 +69,7 @@ std::string Headline(std::string_view s) {
   if (s.size() <= kMax) return std::string(s);
   const size_t dot = s.rfind(". ", kMax);
   if (dot != s.npos && dot > 20) return std::string(s.substr(0, dot + 1));
-  return std::string(s.substr(0, kMax)) + "...";
-}
-
-std::string Clip(std::string_view s, size_t n) {
-  return s.size() > n ? std::string(s.substr(0, n)) + "..." : std::string(s);
+  return ClipText(s, kMax);
 }
 
 /// Key of a failure: the rank, else the pid, else the incident itself.
@@ -400,7 +396,7 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   }
   if (teardown_kind && h.cascade != nullptr && before(h.cascade)) {
     f->fallout = true;
-    f->fallout_what = fmt::format("lost its peer: {}", Clip(h.cascade->message, 100));
+    f->fallout_what = fmt::format("lost its peer: {}", ClipText(h.cascade->message, 100));
     return;
   }
   if (teardown_kind && h.teardown != nullptr && before(h.teardown)) {
@@ -413,7 +409,7 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
     for (const Incident* i : f->lines) {
       if (i->kind == IncidentKind::kNcclError && i->cascade) {
         f->fallout = true;
-        f->fallout_what = fmt::format("lost its peer: {}", Clip(i->message, 100));
+        f->fallout_what = fmt::format("lost its peer: {}", ClipText(i->message, 100));
         return;
       }
     }

@@ -1,5 +1,5 @@
 // Small text helpers for table-shaped tool outputs: line splitting, whitespace tokens, ANSI
-// escape removal, number parsing.
+// escape removal, number parsing, clipping for display.
 #ifndef NCCLSCOPE_BASE_TEXT_TOKENS_H_
 #define NCCLSCOPE_BASE_TEXT_TOKENS_H_
 
@@ -23,6 +23,9 @@ std::string_view TrimWhitespace(std::string_view s);
 std::optional<int64_t> ParseInt64(std::string_view s);
 /// Whole-token floating-point parse (accepts "1e+00"); nullopt on anything else.
 std::optional<double> ParseDouble(std::string_view s);
+/// `s` as is when at most `n` bytes long, else its first `n` bytes and "..." (a quoted line in a
+/// report; the whole line stays in the evidence).
+std::string ClipText(std::string_view s, size_t n);
 
 }  // namespace ncclscope
 
