@@ -89,7 +89,7 @@ uint64_t CommWeight(const Job& job, int comm) {
 }
 
 const Setting* FindEnv(const Process& p, std::string_view name) {
-  auto it = p.env.find(std::string(name));
+  auto it = p.env.find(name);  // Transparent: no string built per lookup.
   return it == p.env.end() ? nullptr : &it->second;
 }
 

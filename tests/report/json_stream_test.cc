@@ -57,6 +57,33 @@ TEST(JsonStream, StringsNeedingEscapesOrInvalidUtf8AreWrittenAsNlohmannWould) {
   }
 }
 
+// Strings are checked eight bytes at a time with a padded tail: every byte value at every
+// position of strings of 1 to 17 bytes (two words and a tail) is written as nlohmann would, as a
+// value and as a key.
+TEST(JsonStream, EveryByteAtEveryPositionIsEscapedAsNlohmannWould) {
+  for (size_t len = 1; len <= 17; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (int b = 0; b < 256; ++b) {
+        std::string s(len, 'x');
+        s[pos] = static_cast<char>(b);
+        std::string out;
+        JsonStream js(&out);
+        js.String(s);
+        ASSERT_EQ(out, json(s).dump(-1, ' ', false, json::error_handler_t::replace))
+            << "length " << len << " byte " << b << " at " << pos;
+        std::string keyed;
+        JsonStream ks(&keyed);
+        ks.BeginObject();
+        ks.Key(s);
+        ks.Int(1);
+        ks.EndObject();
+        ASSERT_EQ(keyed, Dump(json::object({{s, 1}})))
+            << "length " << len << " byte " << b << " at " << pos;
+      }
+    }
+  }
+}
+
 TEST(JsonStream, DocumentValuesAreIndentedToTheirLevel) {
   const json inner = {{"x", {1, 2}}, {"y", {{"z", 0.5}}}};
   std::string out;

@@ -9,6 +9,7 @@
 #define NCCLSCOPE_MODEL_JOB_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -92,7 +93,7 @@ struct Process {
   std::string bootstrap_if;    ///< "eth0"
   std::string bootstrap_addr;  ///< "192.0.2.2" (port removed)
   Evidence bootstrap_evidence;
-  std::map<std::string, Setting> env;  ///< NCCL_* name → value (first echo wins).
+  std::map<std::string, Setting, std::less<>> env;  ///< NCCL_* name → value (first echo wins).
   std::map<std::string, std::string> comm_config;
   std::string network;  ///< Last "Using network X".
   Evidence network_evidence;
