@@ -2,19 +2,34 @@
 // counted per value over the job's processes.
 #include "ncclscope/model/job_configuration.h"
 
+#include <functional>
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace ncclscope {
 namespace {
 
 /// Counts distinct values per process: a process adds each value of one fact at most once.
+/// A process has a few values per fact, so its own are a short list; a job of thousands of
+/// processes repeats the same values, counted without building a string per process.
 class Tally {
  public:
-  void Add(const std::string& value) {
-    if (!value.empty() && seen_.insert(value).second) ++counts_[value];
+  void Add(std::string_view value) {
+    if (value.empty()) return;
+    for (const std::string& v : seen_) {
+      if (v == value) return;
+    }
+    seen_.emplace_back(value);
+    auto it = counts_.find(value);
+    if (it == counts_.end()) {
+      counts_.emplace(std::string(value), 1);
+    } else {
+      ++it->second;
+    }
   }
   void NextProcess() { seen_.clear(); }
   std::vector<ValueCount> Values() const {
@@ -24,8 +39,8 @@ class Tally {
   }
 
  private:
-  std::map<std::string, int> counts_;
-  std::set<std::string> seen_;
+  std::map<std::string, int, std::less<>> counts_;
+  std::vector<std::string> seen_;
 };
 
 /// "loaded", "not found", ... for the plugin outcomes worth comparing; empty for the rest
@@ -63,7 +78,10 @@ JobConfiguration BuildJobConfiguration(const Job& job) {
   JobConfiguration c;
   Tally nccl, cuda, driver, plugin_versions, bootstrap, networks, plugins, ib, sockets, providers,
       gdr, algos;
-  std::map<std::tuple<std::string, std::string, std::string>, int> settings;
+  // Views into the job's processes (names, values) and literals (origins): the job outlives the
+  // count, and the strings are built once per distinct setting at the end.
+  using SettingKey = std::tuple<std::string_view, std::string_view, std::string_view>;
+  std::map<SettingKey, int> settings;
   Tally* all[] = {&nccl,    &cuda, &driver,  &plugin_versions, &bootstrap, &networks,
                   &plugins, &ib,   &sockets, &providers,       &gdr,       &algos};
   for (const Process& p : job.processes) {
@@ -72,7 +90,7 @@ JobConfiguration BuildJobConfiguration(const Job& job) {
     nccl.Add(p.nccl_version);
     cuda.Add(p.cuda_version);
     if (p.cuda_driver >= 0) driver.Add(std::to_string(p.cuda_driver));
-    std::set<std::tuple<std::string, std::string, std::string>> process_settings;
+    std::set<SettingKey> process_settings;
     for (const auto& [name, s] : p.env)
       process_settings.emplace(name, s.value, s.by_environment ? "environment" : "nccl");
     for (const OfiNote& o : p.ofi) {
@@ -87,9 +105,10 @@ JobConfiguration BuildJobConfiguration(const Job& job) {
           providers.Add(o.value);
           break;
         case OfiKind::kEnvAdded: {
-          const size_t eq = o.value.find('=');
-          if (eq != std::string::npos && eq > 0)
-            process_settings.emplace(o.value.substr(0, eq), o.value.substr(eq + 1), "aws-ofi-nccl");
+          const std::string_view added = o.value;
+          const size_t eq = added.find('=');
+          if (eq != std::string_view::npos && eq > 0)
+            process_settings.emplace(added.substr(0, eq), added.substr(eq + 1), "aws-ofi-nccl");
           break;
         }
         default:
@@ -119,7 +138,8 @@ JobConfiguration BuildJobConfiguration(const Job& job) {
   c.plugin_versions = plugin_versions.Values();
   for (const auto& [key, n] : settings) {
     const auto& [name, value, origin] = key;
-    c.settings.push_back(SettingCount{name, value, origin, n});
+    c.settings.push_back(
+        SettingCount{std::string(name), std::string(value), std::string(origin), n});
   }
   c.bootstrap_interfaces = bootstrap.Values();
   c.networks = networks.Values();
