@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
+#include <string>
 
 namespace ncclscope {
 namespace {
@@ -69,18 +71,61 @@ void CivilFromDays(int64_t z, int* y, int* m, int* d) {
 
 int64_t LogTime::Key() const { return (int64_t{month - 1} * 31 + (day - 1)) * kDay + nanos; }
 
+namespace {
+
+/// Appends `v` (>= 0) with at least `width` digits, zero-padded: fmt's "{:0N}" of a
+/// non-negative number.
+void AppendPadded(std::string* out, int64_t v, int width) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  const int n = static_cast<int>(r.ptr - buf);
+  if (n < width) out->append(static_cast<size_t>(width - n), '0');
+  out->append(buf, r.ptr);
+}
+
+}  // namespace
+
 std::string LogTime::Format() const {
+  // Formatted by hand: the triage formats the time of every incident it keeps (thousands in a
+  // failed job of thousands of ranks), and this is several times cheaper than fmt.
   const int64_t secs = nanos / kNanos;
-  std::string clock = fmt::format("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+  if (nanos < 0 || year < 0 || month < 0 || day < 0) {  // Not from ParseLogTime: fmt's own signs.
+    std::string clock = fmt::format("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if (fraction_digits > 0) {
+      const int digits = fraction_digits < 3 ? fraction_digits : 3;
+      int64_t frac = nanos % kNanos;
+      for (int i = digits; i < 9; ++i) frac /= 10;
+      clock += fmt::format(".{:0{}}", frac, digits);
+    }
+    if (!has_date()) return clock;
+    if (year > 0) return fmt::format("{:04}-{:02}-{:02} {}", year, month, day, clock);
+    return fmt::format("{:02}-{:02} {}", month, day, clock);
+  }
+  std::string out;
+  out.reserve(32);
+  if (has_date()) {
+    if (year > 0) {
+      AppendPadded(&out, year, 4);
+      out.push_back('-');
+    }
+    AppendPadded(&out, month, 2);
+    out.push_back('-');
+    AppendPadded(&out, day, 2);
+    out.push_back(' ');
+  }
+  AppendPadded(&out, secs / 3600, 2);
+  out.push_back(':');
+  AppendPadded(&out, secs / 60 % 60, 2);
+  out.push_back(':');
+  AppendPadded(&out, secs % 60, 2);
   if (fraction_digits > 0) {
     const int digits = fraction_digits < 3 ? fraction_digits : 3;
     int64_t frac = nanos % kNanos;
     for (int i = digits; i < 9; ++i) frac /= 10;
-    clock += fmt::format(".{:0{}}", frac, digits);
+    out.push_back('.');
+    AppendPadded(&out, frac, digits);
   }
-  if (!has_date()) return clock;
-  if (year > 0) return fmt::format("{:04}-{:02}-{:02} {}", year, month, day, clock);
-  return fmt::format("{:02}-{:02} {}", month, day, clock);
+  return out;
 }
 
 std::optional<LogTime> ParseLogTime(std::string_view s) {

@@ -29,14 +29,20 @@ uint64_t UnsafeBytes(uint64_t w) {
 /// Eight bytes at a time: keys and quoted log lines are most of a large report's bytes.
 bool IsPlain(std::string_view s) {
   const char* p = s.data();
-  size_t n = s.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    if (UnsafeBytes(byte_words::Load8(p)) != 0) return false;
+  const size_t n = s.size();
+  if (n >= 8) {
+    // Whole words, then the last eight bytes (overlapping the last word read).
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      if (UnsafeBytes(byte_words::Load8(p + i)) != 0) return false;
+    }
+    return UnsafeBytes(byte_words::Load8(p + n - 8)) == 0;
   }
-  if (n == 0) return true;
-  uint64_t tail = byte_words::kOnes * 'a';  // Plain filler for the bytes past the end.
-  std::memcpy(&tail, p, n);
-  return UnsafeBytes(tail) == 0;
+  // Short keys ("line", "rank"): one word, the bytes past the end filled with a plain 'a'.
+  uint64_t w = byte_words::kOnes * 'a';
+  for (size_t i = 0; i < n; ++i) {
+    w = (w & ~(uint64_t{0xff} << (8 * i))) | (uint64_t{static_cast<unsigned char>(p[i])} << (8 * i));
+  }
+  return UnsafeBytes(w) == 0;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace ncclscope {
@@ -18,6 +20,37 @@ TEST(Ascii, FindNoCaseFindsTheFirstFromAPosition) {
   EXPECT_EQ(ascii::FindNoCase(text, "EFA"), 29u);
   EXPECT_EQ(ascii::FindNoCase(text, "socket"), kNpos);
   EXPECT_EQ(ascii::FindNoCase("ab", "abc"), kNpos);
+}
+
+// FindNoCase looks for its first letter eight bytes at a time: against the plain byte-by-byte
+// definition on texts of a small alphabet (so candidates are dense and matches frequent), every
+// length up to three words, every start position and needles of 1 to 4 bytes.
+TEST(Ascii, FindNoCaseMatchesTheByteByByteDefinition) {
+  auto reference = [](std::string_view hay, std::string_view needle, size_t from) {
+    if (needle.empty()) return from <= hay.size() ? from : kNpos;
+    for (size_t i = from; i + needle.size() <= hay.size(); ++i) {
+      size_t k = 0;
+      while (k < needle.size() && ascii::ToLower(hay[i + k]) == ascii::ToLower(needle[k])) ++k;
+      if (k == needle.size()) return i;
+    }
+    return kNpos;
+  };
+  const std::string_view alphabet = "aAbB[\xc3";
+  uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7fff;
+  };
+  for (int round = 0; round < 3000; ++round) {
+    std::string hay(next() % 26, ' ');
+    for (char& c : hay) c = alphabet[next() % alphabet.size()];
+    std::string needle(1 + next() % 4, ' ');
+    for (char& c : needle) c = alphabet[next() % alphabet.size()];
+    for (size_t from = 0; from <= hay.size() + 1; ++from) {
+      ASSERT_EQ(ascii::FindNoCase(hay, needle, from), reference(hay, needle, from))
+          << "'" << hay << "' '" << needle << "' from " << from;
+    }
+  }
 }
 
 TEST(Ascii, FindNoCaseOfAnEmptyNeedleIsItsStartWithinTheText) {

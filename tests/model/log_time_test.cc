@@ -1,6 +1,9 @@
 // Timestamps as the printers of a distributed job write them (all from the corpora's logs or the
 // formats' documentation), normalised to one comparable key.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "ncclscope/model/log_time.h"
 
@@ -50,6 +53,46 @@ TEST(LogTime, YearAndFormatting) {
   auto c = ParseLogTime("Mon Nov 23 11:39:07 2026");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->year, 2026);
+}
+
+// Format is written by hand (it runs for every incident the triage keeps); it prints what the
+// fmt formatting it replaced printed, for dates with and without a year, time-only stamps and
+// every number of fraction digits.
+TEST(LogTime, FormatMatchesTheFmtSpelling) {
+  auto reference = [](const LogTime& t) {
+    constexpr int64_t kNanos = 1000000000;
+    const int64_t secs = t.nanos / kNanos;
+    std::string clock = fmt::format("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if (t.fraction_digits > 0) {
+      const int digits = t.fraction_digits < 3 ? t.fraction_digits : 3;
+      int64_t frac = t.nanos % kNanos;
+      for (int i = digits; i < 9; ++i) frac /= 10;
+      clock += fmt::format(".{:0{}}", frac, digits);
+    }
+    if (!t.has_date()) return clock;
+    if (t.year > 0) return fmt::format("{:04}-{:02}-{:02} {}", t.year, t.month, t.day, clock);
+    return fmt::format("{:02}-{:02} {}", t.month, t.day, clock);
+  };
+  const int64_t nanos[] = {0, 1, 999999999, 1000000000, 59999999999, 3600000000000,
+                           36610123456789, 86399999999999, 7 * 3600000000000 + 5};
+  for (int year : {0, 7, 2026}) {
+    for (int month : {0, 1, 12}) {
+      for (int day : {1, 9, 31}) {
+        for (int64_t n : nanos) {
+          for (int digits = 0; digits <= 9; ++digits) {
+            LogTime t;
+            t.year = year;
+            t.month = month;
+            t.day = month > 0 ? day : 0;
+            t.nanos = n;
+            t.fraction_digits = digits;
+            EXPECT_EQ(t.Format(), reference(t))
+                << year << "-" << month << "-" << day << " " << n << " ." << digits;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(LogTime, NcclLiteralFormatSpecifierHasNoFraction) {
