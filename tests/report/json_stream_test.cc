@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ncclscope {
 namespace {
@@ -57,11 +58,15 @@ TEST(JsonStream, StringsNeedingEscapesOrInvalidUtf8AreWrittenAsNlohmannWould) {
   }
 }
 
-// Strings are checked eight bytes at a time with a padded tail: every byte value at every
-// position of strings of 1 to 17 bytes (two words and a tail) is written as nlohmann would, as a
-// value and as a key.
+// Strings are checked eight bytes at a time with a padded tail, and 32 at a time where the CPU
+// has AVX2: every byte value at every position of strings of 1 to 17 bytes (two words and a
+// tail) and of 31 to 33, 63 to 65 and 70 bytes (one or two chunks and an overlapping last one)
+// is written as nlohmann would, as a value and as a key.
 TEST(JsonStream, EveryByteAtEveryPositionIsEscapedAsNlohmannWould) {
-  for (size_t len = 1; len <= 17; ++len) {
+  std::vector<size_t> lengths;
+  for (size_t len = 1; len <= 17; ++len) lengths.push_back(len);
+  for (size_t len : {31, 32, 33, 63, 64, 65, 70}) lengths.push_back(len);
+  for (size_t len : lengths) {
     for (size_t pos = 0; pos < len; ++pos) {
       for (int b = 0; b < 256; ++b) {
         std::string s(len, 'x');
