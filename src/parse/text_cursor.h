@@ -213,8 +213,29 @@ class TextCursor {
     s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));
     return true;
   }
-  /// Reads a decimal floating-point number.
+  /// Reads a decimal floating-point number (as std::from_chars would). The numbers of the logs
+  /// ("0.52", "12.3": init timings, ten a line) take Clinger's fast path: at most 15 digits and
+  /// no exponent, so the digits are an exact integer and the power of ten an exact double, and
+  /// one correctly rounded division gives the correctly rounded value from_chars gives.
   bool ReadDouble(double* out) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = s_.data();
+    const size_t n = s_.size();
+    size_t i = 0;
+    uint64_t digits = 0;
+    int count = 0, frac = 0;
+    for (; i < n && IsDigit(p[i]) && count < 16; ++i, ++count) digits = digits * 10 + (p[i] - '0');
+    if (i < n && p[i] == '.') {
+      for (++i; i < n && IsDigit(p[i]) && count < 16; ++i, ++count, ++frac)
+        digits = digits * 10 + (p[i] - '0');
+    }
+    if (count > 0 && count <= 15 &&
+        (i == n || (!IsDigit(p[i]) && p[i] != 'e' && p[i] != 'E'))) {
+      *out = static_cast<double>(digits) / kPow10[frac];
+      s_.remove_prefix(i);
+      return true;
+    }
     auto r = std::from_chars(s_.data(), s_.data() + s_.size(), *out, std::chars_format::general);
     if (r.ec != std::errc()) return false;
     s_.remove_prefix(static_cast<size_t>(r.ptr - s_.data()));

@@ -1,0 +1,83 @@
+// TextCursor::ReadDouble's fast path (Clinger's: few digits, no exponent) must read exactly what
+// std::from_chars reads, value and length, on every shape of number the logs print and on the
+// shapes that must fall back (exponents, long mantissas, signs, a lone dot).
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "parse/text_cursor.h"
+
+namespace ncclscope::parse_internal {
+namespace {
+
+struct Read {
+  bool ok = false;
+  uint64_t bits = 0;
+  size_t used = 0;
+};
+
+Read WithCursor(std::string_view s) {
+  TextCursor c(s);
+  double d = -1;
+  Read r;
+  r.ok = c.ReadDouble(&d);
+  std::memcpy(&r.bits, &d, sizeof d);
+  r.used = s.size() - c.rest().size();
+  return r;
+}
+
+Read WithFromChars(std::string_view s) {
+  double d = -1;
+  Read r;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::general);
+  r.ok = res.ec == std::errc();
+  std::memcpy(&r.bits, &d, sizeof d);
+  r.used = r.ok ? static_cast<size_t>(res.ptr - s.data()) : 0;
+  return r;
+}
+
+void ExpectSameAsFromChars(std::string_view s) {
+  const Read a = WithCursor(s), b = WithFromChars(s);
+  EXPECT_EQ(a.ok, b.ok) << "'" << s << "'";
+  if (a.ok && b.ok) {
+    EXPECT_EQ(a.bits, b.bits) << "'" << s << "'";
+    EXPECT_EQ(a.used, b.used) << "'" << s << "'";
+  }
+}
+
+TEST(TextCursorReadDouble, LogNumbersReadAsFromCharsReadsThem) {
+  for (std::string_view s :
+       {"0.52", "0.52,", "12.3)", "0", "7", "1.", "1.)", ".5", "0.1", "0.3", "123456.789012345",
+        "999999999999999", "9007199254740993", "0.000000000000001", "3.14159 rest", "1.5.3",
+        "0x1A", "00012.50"}) {
+    ExpectSameAsFromChars(s);
+  }
+}
+
+TEST(TextCursorReadDouble, ShapesOutsideTheFastPathFallBack) {
+  for (std::string_view s : {"1e5", "1.5E-3", "5.e3", "2e", "-0.5", "-3", "+1", ".", "", "inf",
+                             "nan", "1234567890123456.5", "12345678901234567", "0.12345678901234567"}) {
+    ExpectSameAsFromChars(s);
+  }
+}
+
+TEST(TextCursorReadDouble, RandomDecimalsReadAsFromCharsReadsThem) {
+  uint32_t seed = 2026;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7fff;
+  };
+  const std::string_view alphabet = "0123456789012345678901234567890123456789..eE- ,";
+  for (int i = 0; i < 20000; ++i) {
+    std::string s(1 + next() % 22, ' ');
+    for (char& c : s) c = alphabet[next() % alphabet.size()];
+    ExpectSameAsFromChars(s);
+  }
+}
+
+}  // namespace
+}  // namespace ncclscope::parse_internal
