@@ -9,10 +9,6 @@
 namespace ncclscope::parse_internal {
 namespace {
 
-bool Has(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
-
 bool IsSeverity(char c) { return c == 'F' || c == 'E' || c == 'W' || c == 'I' || c == 'V'; }
 
 // Reads the integer that follows `key` anywhere in `s`; -1 if absent.
@@ -224,7 +220,7 @@ bool ParseDesyncCulprits(std::string_view line, EventData* data) {
     fe.kind = FrameworkKind::kDesyncStuck;
     fe.seq = IntAfter(what, "collective #");
   } else if (StartsWith(what, " finished collective #") &&
-             Has(what, ", but didn't join collective #")) {
+             Contains(what, ", but didn't join collective #")) {
     fe.kind = FrameworkKind::kDesyncLagging;
     fe.seq = IntAfter(what, "didn't join collective #");
   } else {
@@ -251,14 +247,14 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   }
   // vLLM's note of which NCCL library it loads ("Found nccl from library libnccl.so.2", "...
   // from environment variable VLLM_NCCL_SO_PATH=..."): nothing the analysis uses.
-  if (StartsWith(msg, "Found nccl from ") || Has(msg, "] Found nccl from ")) {
+  if (StartsWith(msg, "Found nccl from ") || Contains(msg, "] Found nccl from ")) {
     *data = KnownNoise{"torch"};
     return true;
   }
-  if (Has(msg, "Watchdog caught collective operation timeout")) {
+  if (Contains(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
     // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.
-    if (rank < 0 && Has(msg, "[Rank ")) rank = static_cast<int>(IntAfter(msg, "[Rank "));
+    if (rank < 0 && Contains(msg, "[Rank ")) rank = static_cast<int>(IntAfter(msg, "[Rank "));
     w.rank = rank;
     w.seq = IntAfter(msg, "SeqNum=");
     w.op_type = TokenAfter(msg, "OpType=");
@@ -269,18 +265,18 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
     *data = w;
     return true;
   }
-  if (Has(msg, "detected by watchdog at work") || StartsWith(msg, "Timeout at NCCL work: ") ||
-      Has(msg, "Last enqueued NCCL work: ")) {
+  if (Contains(msg, "detected by watchdog at work") || StartsWith(msg, "Timeout at NCCL work: ") ||
+      Contains(msg, "Last enqueued NCCL work: ")) {
     WorkProgress p;
     p.rank = rank;
     p.pg_id = pg_id;
     p.pg_desc = pg_desc;
-    if (Has(msg, "work sequence id: ")) {
+    if (Contains(msg, "work sequence id: ")) {
       p.failed_seq = IntAfter(msg, "work sequence id: ");
       p.last_enqueued = IntAfter(msg, "last enqueued work: ");
       p.last_completed = IntAfter(msg, "last completed work: ");
     } else {
-      if (Has(msg, "at work: ")) p.failed_seq = IntAfter(msg, "at work: ");
+      if (Contains(msg, "at work: ")) p.failed_seq = IntAfter(msg, "at work: ");
       if (StartsWith(msg, "Timeout at NCCL work: ")) {
         p.failed_seq = IntAfter(msg, "NCCL work: ");
         p.timeout = true;
@@ -291,7 +287,7 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
     *data = p;
     return true;
   }
-  if (Has(msg, "NCCL error in: ") || Has(msg, "async exception: NCCL error: ")) {
+  if (Contains(msg, "NCCL error in: ") || Contains(msg, "async exception: NCCL error: ")) {
     return ParseNcclErrorIn(msg, data);
   }
   if (StartsWith(msg, "Test NCCL failure ") || StartsWith(msg, "Test CUDA failure ")) {
@@ -312,37 +308,37 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   if (StartsWith(msg, "Unknown NCCL error")) {
     fe.kind = FrameworkKind::kNcclErrorDetail;
     fe.detail = "Unknown NCCL error";
-  } else if (Has(msg, "Heartbeat monitor timed out") || Has(msg, "watchdog got stuck for")) {
+  } else if (Contains(msg, "Heartbeat monitor timed out") || Contains(msg, "watchdog got stuck for")) {
     fe.kind = FrameworkKind::kHeartbeatTimeout;
-  } else if (Has(msg, "watchdog thread terminated with exception")) {
+  } else if (Contains(msg, "watchdog thread terminated with exception")) {
     fe.kind = FrameworkKind::kWatchdogTerminated;
     size_t p = msg.find("exception: ");
     if (p != std::string_view::npos) fe.detail = Trim(msg.substr(p + 11));
-  } else if (Has(msg, "taking the entire process down") ||
-             Has(msg, "Some NCCL operations have failed or timed out") ||
-             Has(msg, "Terminating the process after attempting to dump debug info")) {
+  } else if (Contains(msg, "taking the entire process down") ||
+             Contains(msg, "Some NCCL operations have failed or timed out") ||
+             Contains(msg, "Terminating the process after attempting to dump debug info")) {
     fe.kind = FrameworkKind::kTakingDown;
-  } else if (Has(msg, "NCCL communicator was aborted on rank ")) {
+  } else if (Contains(msg, "NCCL communicator was aborted on rank ")) {
     fe.kind = FrameworkKind::kCommAborted;
     fe.rank = static_cast<int>(IntAfter(msg, "aborted on rank "));
-  } else if (Has(msg, "NCCL timeout in communicator initialization")) {
+  } else if (Contains(msg, "NCCL timeout in communicator initialization")) {
     fe.kind = FrameworkKind::kInitTimeout;
-  } else if (Has(msg, "flight recorder") || Has(msg, "dump debug info") ||
-             Has(msg, "signal dumping") || Has(msg, "Stack trace of the failed collective") ||
-             Has(msg, "dumping debug info")) {
+  } else if (Contains(msg, "flight recorder") || Contains(msg, "dump debug info") ||
+             Contains(msg, "signal dumping") || Contains(msg, "Stack trace of the failed collective") ||
+             Contains(msg, "dumping debug info")) {
     fe.kind = FrameworkKind::kDumpSignal;
-  } else if (StartsWith(msg, "Sending process ") && Has(msg, " closing signal ")) {
+  } else if (StartsWith(msg, "Sending process ") && Contains(msg, " closing signal ")) {
     fe.kind = FrameworkKind::kProcessSignal;
     fe.detail = Trim(msg.substr(msg.find(" closing signal ") + 16));
     fe.pid = IntAfter(msg, "Sending process ");
-  } else if (Has(msg, " death signal")) {
+  } else if (Contains(msg, " death signal")) {
     fe.kind = FrameworkKind::kProcessSignal;
     size_t p = msg.find("Received ");
     if (p != std::string_view::npos) fe.detail = TokenAfter(msg, "Received ");
-  } else if (Has(msg, " got signal: ")) {
+  } else if (Contains(msg, " got signal: ")) {
     fe.kind = FrameworkKind::kProcessSignal;
     fe.detail = Trim(msg.substr(msg.find(" got signal: ") + 13));
-  } else if (Has(msg, "ChildFailedError")) {
+  } else if (Contains(msg, "ChildFailedError")) {
     fe.kind = FrameworkKind::kChildFailed;
   } else if (EndsWith(msg, " FAILED") && msg.find(' ') == msg.size() - 7) {
     fe.kind = FrameworkKind::kChildFailed;

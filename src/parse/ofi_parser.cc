@@ -24,10 +24,6 @@ void ReadProvider(std::string_view rest, OfiEvent* e) {
   }
 }
 
-bool Has(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
-
 }  // namespace
 
 bool ParseOfi(std::string_view body, EventData* data) {
@@ -36,7 +32,7 @@ bool ParseOfi(std::string_view body, EventData* data) {
   std::string_view msg = Trim(c.rest());
   OfiEvent e;
   e.value = msg;
-  if (StartsWith(msg, "Initializing ") && !Has(msg, "failed")) {
+  if (StartsWith(msg, "Initializing ") && !Contains(msg, "failed")) {
     e.kind = OfiKind::kInitializing;
     std::string_view v = msg.substr(13);
     if (StartsWith(v, "aws-ofi-nccl ")) v.remove_prefix(13);
@@ -50,9 +46,9 @@ bool ParseOfi(std::string_view body, EventData* data) {
   } else if (StartsWith(msg, "No eligible providers") ||
              StartsWith(msg, "Couldn't find any optimal provider")) {
     e.kind = OfiKind::kNoEligibleProviders;
-  } else if (Has(msg, "Initializing plugin failed") || Has(msg, "initialization failed") ||
+  } else if (Contains(msg, "Initializing plugin failed") || Contains(msg, "initialization failed") ||
              StartsWith(msg, "Unable to find a protocol that worked") ||
-             Has(msg, "fi_getinfo() call failed") || StartsWith(msg, "Couldn't open a fabric")) {
+             Contains(msg, "fi_getinfo() call failed") || StartsWith(msg, "Couldn't open a fabric")) {
     e.kind = OfiKind::kInitFailed;
   } else if (StartsWith(msg, "Running on ")) {
     e.kind = OfiKind::kPlatform;
@@ -71,9 +67,9 @@ bool ParseOfi(std::string_view body, EventData* data) {
   } else if (StartsWith(msg, "GDR disabled on GDR-supported instance type ")) {
     e.kind = OfiKind::kGdrDisabled;
     e.value = msg.substr(44);
-  } else if (Has(msg, "disabling GDR")) {
+  } else if (Contains(msg, "disabling GDR")) {
     e.kind = OfiKind::kGdrDisabled;
-  } else if (StartsWith(msg, "Request ") && Has(msg, "completed with error")) {
+  } else if (StartsWith(msg, "Request ") && Contains(msg, "completed with error")) {
     e.kind = OfiKind::kRequestError;
   } else {
     e.kind = OfiKind::kOther;

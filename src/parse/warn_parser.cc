@@ -7,10 +7,6 @@
 namespace ncclscope::parse_internal {
 namespace {
 
-bool Has(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
-
 // True for "Call to <name> failed" (syscall/library wrapper failures).
 bool IsCallFailed(std::string_view s) {
   size_t p = s.find("Call to ");
@@ -20,22 +16,22 @@ bool IsCallFailed(std::string_view s) {
 }  // namespace
 
 WarnCategory ClassifyWarning(std::string_view m) {
-  if (Has(m, "NET/OFI")) return WarnCategory::kOfi;
-  if (Has(m, "NET/IB") || Has(m, "ibv_")) return WarnCategory::kIb;
-  if (Has(m, "shared memory") || Has(m, "/dev/shm") || Has(m, "failed to extend")) {
+  if (Contains(m, "NET/OFI")) return WarnCategory::kOfi;
+  if (Contains(m, "NET/IB") || Contains(m, "ibv_")) return WarnCategory::kIb;
+  if (Contains(m, "shared memory") || Contains(m, "/dev/shm") || Contains(m, "failed to extend")) {
     return WarnCategory::kShm;
   }
-  if (Has(m, "Cuda failure")) return WarnCategory::kCuda;
-  if (Has(m, "Proxy")) return WarnCategory::kProxy;
-  if (Has(m, "Bootstrap")) return WarnCategory::kBootstrap;
-  if (Has(m, "socketProgress") || Has(m, "Connect to") || Has(m, "connect to") ||
-      Has(m, "Connection closed") || Has(m, "Call to recv") || Has(m, "Call to send")) {
+  if (Contains(m, "Cuda failure")) return WarnCategory::kCuda;
+  if (Contains(m, "Proxy")) return WarnCategory::kProxy;
+  if (Contains(m, "Bootstrap")) return WarnCategory::kBootstrap;
+  if (Contains(m, "socketProgress") || Contains(m, "Connect to") || Contains(m, "connect to") ||
+      Contains(m, "Connection closed") || Contains(m, "Call to recv") || Contains(m, "Call to send")) {
     return WarnCategory::kSocket;
   }
   if (IsCallFailed(m)) return WarnCategory::kSyscall;
-  if (Has(m, "Plugin") || Has(m, "NET plugin") || Has(m, "plugin")) return WarnCategory::kPlugin;
-  if (Has(m, "NVLS")) return WarnCategory::kNvls;
-  if (Has(m, "CollNet") || Has(m, "SHARP")) return WarnCategory::kCollNet;
+  if (Contains(m, "Plugin") || Contains(m, "NET plugin") || Contains(m, "plugin")) return WarnCategory::kPlugin;
+  if (Contains(m, "NVLS")) return WarnCategory::kNvls;
+  if (Contains(m, "CollNet") || Contains(m, "SHARP")) return WarnCategory::kCollNet;
   return WarnCategory::kOther;
 }
 
@@ -109,7 +105,7 @@ bool ParseErrorTrail(std::string_view body, EventData* data) {
   e.location = loc;
   if (!c.Eat(" -> ") || !c.ReadInt(&e.code)) return false;
   std::string_view rest = Trim(c.rest());
-  if (Has(rest, "[Async thread]")) e.async = true;
+  if (Contains(rest, "[Async thread]")) e.async = true;
   *data = e;
   return true;
 }

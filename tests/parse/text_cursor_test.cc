@@ -79,5 +79,27 @@ TEST(TextCursorReadDouble, RandomDecimalsReadAsFromCharsReadsThem) {
   }
 }
 
+
+// Contains: against std::string_view::find on texts of a small alphabet (dense candidates,
+// frequent matches), every length up to three words and phrases of 0 to 6 bytes.
+TEST(TextCursorContains, MatchesStringViewFind) {
+  uint32_t seed = 7;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7fff;
+  };
+  const std::string_view alphabet = "abab c";
+  for (int i = 0; i < 50000; ++i) {
+    std::string hay(next() % 28, ' ');
+    for (char& c : hay) c = alphabet[next() % alphabet.size()];
+    std::string needle(next() % 7, ' ');
+    for (char& c : needle) c = alphabet[next() % alphabet.size()];
+    ASSERT_EQ(Contains(hay, needle), hay.find(needle) != std::string::npos)
+        << "'" << hay << "' '" << needle << "'";
+  }
+  EXPECT_TRUE(Contains("[Rank 0] Watchdog caught collective operation timeout", "Watchdog caught"));
+  EXPECT_FALSE(Contains("Watchdog caugh", "Watchdog caught"));
+}
+
 }  // namespace
 }  // namespace ncclscope::parse_internal
