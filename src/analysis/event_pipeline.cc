@@ -46,11 +46,20 @@ class EventPipeline::RunRelay {
   }
 
   EventRelay* get() const { return relay_; }
-  /// Where this thread counts the lines of `source`, and the totals.
+  /// Where this thread counts the lines of `source`, and the totals. Own counters start at the
+  /// first source counted (a Run reads one input, and the sources it adds come after it), so
+  /// that the thousandth of a thousand per-rank files does not count into a thousand entries.
   SourceInfo& Counters(uint32_t source) {
     if (!relay_) return (*sources_)[source];
-    if (source >= own_sources_.size()) own_sources_.resize(source + 1);
-    return own_sources_[source];
+    if (own_sources_.empty()) {
+      own_base_ = source;
+    } else if (source < own_base_) {  // Not expected: keeps counting right, only slower.
+      own_sources_.insert(own_sources_.begin(), own_base_ - source, SourceInfo{});
+      own_base_ = source;
+    }
+    const size_t i = source - own_base_;
+    if (i >= own_sources_.size()) own_sources_.resize(i + 1);
+    return own_sources_[i];
   }
   JobStats* stats() { return relay_ ? &own_stats_ : stats_; }
 
@@ -75,7 +84,7 @@ class EventPipeline::RunRelay {
     relay_->Drain();
     stream_->set_recycler(nullptr);
     for (size_t i = 0; i < own_sources_.size(); ++i)
-      AddLineCounts(own_sources_[i], &(*sources_)[i]);
+      AddLineCounts(own_sources_[i], &(*sources_)[own_base_ + i]);
     AddLineCounts(own_stats_, stats_);
     relay_ = nullptr;
   }
@@ -87,7 +96,8 @@ class EventPipeline::RunRelay {
   LineStream* stream_;
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;
-  std::vector<SourceInfo> own_sources_;
+  std::vector<SourceInfo> own_sources_;  ///< Counters of sources own_base_, own_base_ + 1, ...
+  uint32_t own_base_ = 0;
   JobStats own_stats_;
 };
 

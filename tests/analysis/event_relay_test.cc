@@ -15,13 +15,16 @@
 #include "ncclscope/analysis/event_pipeline.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/parse/event_json.h"
+#include "input/input_test_helpers.h"
 #include "test_util.h"
 
 namespace ncclscope {
 namespace {
 
 using testing::ReadFileOrDie;
+using testing::ScratchDir;
 using testing::TestData;
+using testing::WriteFile;
 
 /// Every event as JSON, with what the line's prefixes said (the sink reads ctx.meta too), then
 /// the per-source counters.
@@ -173,6 +176,40 @@ TEST(EventRelayTest, AnalyzeReportIsTheSameOnTwoThreads) {
   EXPECT_EQ(a.job.stats.events, b.job.stats.events);
   EXPECT_EQ(a.job.stats.lines, b.job.stats.lines);
   EXPECT_EQ(a.findings.size(), b.findings.size());
+}
+
+// Per-rank files streamed on two threads: each input's line counters are kept by the reading
+// thread while it runs and handed over at its end (starting at the input's own source, so that
+// the n-th file does not count into n entries). Every file's counts match a serial read's.
+TEST(EventRelayTest, ManyInputsKeepTheirOwnLineCountsOnTwoThreads) {
+  const std::string text = ReadFileOrDie(TestData("corpus/h200x4/two_nodes.log"));
+  ScratchDir dir;
+  AnalyzeOptions serial;
+  serial.jobs = 1;
+  for (int i = 0; i < 40; ++i) {
+    // Files of different lengths, so that a count handed to the wrong source shows.
+    const std::string path = dir.Path("rank" + std::to_string(100 + i) + ".log");
+    WriteFile(path, text.substr(0, text.size() * static_cast<size_t>(i + 1) / 40));
+    serial.inputs.push_back(path);
+  }
+  AnalyzeOptions relayed = serial;
+  relayed.jobs = 2;
+  relayed.relay_min_bytes = 0;
+  AnalysisResult a, b;
+  ASSERT_TRUE(Analyze(serial, &a).ok());
+  ASSERT_TRUE(Analyze(relayed, &b).ok());
+  ASSERT_EQ(a.job.sources.size(), b.job.sources.size());
+  for (size_t i = 0; i < a.job.sources.size(); ++i) {
+    const SourceInfo &x = a.job.sources[i], &y = b.job.sources[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.lines, y.lines) << x.name;
+    EXPECT_EQ(x.nccl_lines, y.nccl_lines) << x.name;
+    EXPECT_EQ(x.info_lines, y.info_lines) << x.name;
+    EXPECT_EQ(x.events, y.events) << x.name;
+    EXPECT_EQ(x.unrecognized, y.unrecognized) << x.name;
+  }
+  EXPECT_EQ(a.job.stats.lines, b.job.stats.lines);
+  EXPECT_EQ(a.job.stats.events, b.job.stats.events);
 }
 
 Event EventOn(const Line& line) {
