@@ -308,7 +308,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   if (StartsWith(msg, "Unknown NCCL error")) {
     fe.kind = FrameworkKind::kNcclErrorDetail;
     fe.detail = "Unknown NCCL error";
-  } else if (Contains(msg, "Heartbeat monitor timed out") || Contains(msg, "watchdog got stuck for")) {
+  } else if (Contains(msg, "Heartbeat monitor timed out") ||
+             Contains(msg, "watchdog got stuck for")) {
     fe.kind = FrameworkKind::kHeartbeatTimeout;
   } else if (Contains(msg, "watchdog thread terminated with exception")) {
     fe.kind = FrameworkKind::kWatchdogTerminated;
@@ -324,7 +325,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   } else if (Contains(msg, "NCCL timeout in communicator initialization")) {
     fe.kind = FrameworkKind::kInitTimeout;
   } else if (Contains(msg, "flight recorder") || Contains(msg, "dump debug info") ||
-             Contains(msg, "signal dumping") || Contains(msg, "Stack trace of the failed collective") ||
+             Contains(msg, "signal dumping") ||
+             Contains(msg, "Stack trace of the failed collective") ||
              Contains(msg, "dumping debug info")) {
     fe.kind = FrameworkKind::kDumpSignal;
   } else if (StartsWith(msg, "Sending process ") && Contains(msg, " closing signal ")) {

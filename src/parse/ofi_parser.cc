@@ -46,9 +46,11 @@ bool ParseOfi(std::string_view body, EventData* data) {
   } else if (StartsWith(msg, "No eligible providers") ||
              StartsWith(msg, "Couldn't find any optimal provider")) {
     e.kind = OfiKind::kNoEligibleProviders;
-  } else if (Contains(msg, "Initializing plugin failed") || Contains(msg, "initialization failed") ||
+  } else if (Contains(msg, "Initializing plugin failed") ||
+             Contains(msg, "initialization failed") ||
              StartsWith(msg, "Unable to find a protocol that worked") ||
-             Contains(msg, "fi_getinfo() call failed") || StartsWith(msg, "Couldn't open a fabric")) {
+             Contains(msg, "fi_getinfo() call failed") ||
+             StartsWith(msg, "Couldn't open a fabric")) {
     e.kind = OfiKind::kInitFailed;
   } else if (StartsWith(msg, "Running on ")) {
     e.kind = OfiKind::kPlatform;

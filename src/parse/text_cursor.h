@@ -230,8 +230,7 @@ class TextCursor {
       for (++i; i < n && IsDigit(p[i]) && count < 16; ++i, ++count, ++frac)
         digits = digits * 10 + (p[i] - '0');
     }
-    if (count > 0 && count <= 15 &&
-        (i == n || (!IsDigit(p[i]) && p[i] != 'e' && p[i] != 'E'))) {
+    if (count > 0 && count <= 15 && (i == n || (!IsDigit(p[i]) && p[i] != 'e' && p[i] != 'E'))) {
       *out = static_cast<double>(digits) / kPow10[frac];
       s_.remove_prefix(i);
       return true;

@@ -25,11 +25,13 @@ WarnCategory ClassifyWarning(std::string_view m) {
   if (Contains(m, "Proxy")) return WarnCategory::kProxy;
   if (Contains(m, "Bootstrap")) return WarnCategory::kBootstrap;
   if (Contains(m, "socketProgress") || Contains(m, "Connect to") || Contains(m, "connect to") ||
-      Contains(m, "Connection closed") || Contains(m, "Call to recv") || Contains(m, "Call to send")) {
+      Contains(m, "Connection closed") || Contains(m, "Call to recv") ||
+      Contains(m, "Call to send")) {
     return WarnCategory::kSocket;
   }
   if (IsCallFailed(m)) return WarnCategory::kSyscall;
-  if (Contains(m, "Plugin") || Contains(m, "NET plugin") || Contains(m, "plugin")) return WarnCategory::kPlugin;
+  if (Contains(m, "Plugin") || Contains(m, "NET plugin") || Contains(m, "plugin"))
+    return WarnCategory::kPlugin;
   if (Contains(m, "NVLS")) return WarnCategory::kNvls;
   if (Contains(m, "CollNet") || Contains(m, "SHARP")) return WarnCategory::kCollNet;
   return WarnCategory::kOther;

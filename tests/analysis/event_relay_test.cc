@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "input/input_test_helpers.h"
 #include "ncclscope/analysis/analyze.h"
 #include "ncclscope/analysis/event_pipeline.h"
 #include "ncclscope/input/byte_source.h"
 #include "ncclscope/parse/event_json.h"
-#include "input/input_test_helpers.h"
 #include "test_util.h"
 
 namespace ncclscope {

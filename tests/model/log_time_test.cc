@@ -1,11 +1,11 @@
 // Timestamps as the printers of a distributed job write them (all from the corpora's logs or the
 // formats' documentation), normalised to one comparable key.
+#include "ncclscope/model/log_time.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "ncclscope/model/log_time.h"
 
 namespace ncclscope {
 namespace {
@@ -73,8 +73,15 @@ TEST(LogTime, FormatMatchesTheFmtSpelling) {
     if (t.year > 0) return fmt::format("{:04}-{:02}-{:02} {}", t.year, t.month, t.day, clock);
     return fmt::format("{:02}-{:02} {}", t.month, t.day, clock);
   };
-  const int64_t nanos[] = {0, 1, 999999999, 1000000000, 59999999999, 3600000000000,
-                           36610123456789, 86399999999999, 7 * 3600000000000 + 5};
+  const int64_t nanos[] = {0,
+                           1,
+                           999999999,
+                           1000000000,
+                           59999999999,
+                           3600000000000,
+                           36610123456789,
+                           86399999999999,
+                           7 * 3600000000000 + 5};
   for (int year : {0, 7, 2026}) {
     for (int month : {0, 1, 12}) {
       for (int day : {1, 9, 31}) {

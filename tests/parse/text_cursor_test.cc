@@ -1,6 +1,8 @@
 // TextCursor::ReadDouble's fast path (Clinger's: few digits, no exponent) must read exactly what
 // std::from_chars reads, value and length, on every shape of number the logs print and on the
 // shapes that must fall back (exponents, long mantissas, signs, a lone dot).
+#include "parse/text_cursor.h"
+
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -8,8 +10,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-
-#include "parse/text_cursor.h"
 
 namespace ncclscope::parse_internal {
 namespace {
@@ -50,17 +50,17 @@ void ExpectSameAsFromChars(std::string_view s) {
 }
 
 TEST(TextCursorReadDouble, LogNumbersReadAsFromCharsReadsThem) {
-  for (std::string_view s :
-       {"0.52", "0.52,", "12.3)", "0", "7", "1.", "1.)", ".5", "0.1", "0.3", "123456.789012345",
-        "999999999999999", "9007199254740993", "0.000000000000001", "3.14159 rest", "1.5.3",
-        "0x1A", "00012.50"}) {
+  for (std::string_view s : {"0.52", "0.52,", "12.3)", "0", "7", "1.", "1.)", ".5", "0.1", "0.3",
+                             "123456.789012345", "999999999999999", "9007199254740993",
+                             "0.000000000000001", "3.14159 rest", "1.5.3", "0x1A", "00012.50"}) {
     ExpectSameAsFromChars(s);
   }
 }
 
 TEST(TextCursorReadDouble, ShapesOutsideTheFastPathFallBack) {
-  for (std::string_view s : {"1e5", "1.5E-3", "5.e3", "2e", "-0.5", "-3", "+1", ".", "", "inf",
-                             "nan", "1234567890123456.5", "12345678901234567", "0.12345678901234567"}) {
+  for (std::string_view s :
+       {"1e5", "1.5E-3", "5.e3", "2e", "-0.5", "-3", "+1", ".", "", "inf", "nan",
+        "1234567890123456.5", "12345678901234567", "0.12345678901234567"}) {
     ExpectSameAsFromChars(s);
   }
 }
@@ -78,7 +78,6 @@ TEST(TextCursorReadDouble, RandomDecimalsReadAsFromCharsReadsThem) {
     ExpectSameAsFromChars(s);
   }
 }
-
 
 // Contains: against std::string_view::find on texts of a small alphabet (dense candidates,
 // frequent matches), every length up to three words and phrases of 0 to 6 bytes.
