@@ -65,34 +65,38 @@ TEST(TextCursorReadDouble, ShapesOutsideTheFastPathFallBack) {
   }
 }
 
-TEST(TextCursorReadDouble, RandomDecimalsReadAsFromCharsReadsThem) {
-  uint32_t seed = 2026;
-  auto next = [&seed] {
-    seed = seed * 1103515245u + 12345u;
-    return (seed >> 16) & 0x7fff;
-  };
-  const std::string_view alphabet = "0123456789012345678901234567890123456789..eE- ,";
-  for (int i = 0; i < 20000; ++i) {
-    std::string s(1 + next() % 22, ' ');
-    for (char& c : s) c = alphabet[next() % alphabet.size()];
-    ExpectSameAsFromChars(s);
+/// Repeatable random texts of `alphabet` (a fixed linear congruential generator).
+class RandomTexts {
+ public:
+  RandomTexts(uint32_t seed, std::string_view alphabet) : seed_(seed), alphabet_(alphabet) {}
+  /// A text of `min` to `min + spread - 1` characters.
+  std::string Next(size_t min, size_t spread) {
+    std::string s(min + Draw() % spread, ' ');
+    for (char& c : s) c = alphabet_[Draw() % alphabet_.size()];
+    return s;
   }
+
+ private:
+  uint32_t Draw() {
+    seed_ = seed_ * 1103515245u + 12345u;
+    return (seed_ >> 16) & 0x7fff;
+  }
+  uint32_t seed_;
+  std::string_view alphabet_;
+};
+
+TEST(TextCursorReadDouble, RandomDecimalsReadAsFromCharsReadsThem) {
+  RandomTexts texts(2026, "0123456789012345678901234567890123456789..eE- ,");
+  for (int i = 0; i < 20000; ++i) ExpectSameAsFromChars(texts.Next(1, 22));
 }
 
 // Contains: against std::string_view::find on texts of a small alphabet (dense candidates,
 // frequent matches), every length up to three words and phrases of 0 to 6 bytes.
 TEST(TextCursorContains, MatchesStringViewFind) {
-  uint32_t seed = 7;
-  auto next = [&seed] {
-    seed = seed * 1103515245u + 12345u;
-    return (seed >> 16) & 0x7fff;
-  };
-  const std::string_view alphabet = "abab c";
+  RandomTexts texts(7, "abab c");
   for (int i = 0; i < 50000; ++i) {
-    std::string hay(next() % 28, ' ');
-    for (char& c : hay) c = alphabet[next() % alphabet.size()];
-    std::string needle(next() % 7, ' ');
-    for (char& c : needle) c = alphabet[next() % alphabet.size()];
+    const std::string hay = texts.Next(0, 28);
+    const std::string needle = texts.Next(0, 7);
     ASSERT_EQ(Contains(hay, needle), hay.find(needle) != std::string::npos)
         << "'" << hay << "' '" << needle << "'";
   }
