@@ -59,33 +59,42 @@ TEST(JsonStream, StringsNeedingEscapesOrInvalidUtf8AreWrittenAsNlohmannWould) {
 }
 
 // Strings are checked eight bytes at a time with a padded tail, and 32 at a time where the CPU
-// has AVX2: every byte value at every position of strings of 1 to 17 bytes (two words and a
-// tail) and of 31 to 33, 63 to 65 and 70 bytes (one or two chunks and an overlapping last one)
-// is written as nlohmann would, as a value and as a key.
+// has AVX2: every byte value is written as nlohmann would at every position of strings of 1 to
+// 17 bytes (two words and a tail), and at the word and chunk edges of strings of 31 to 33, 63 to
+// 65 and 70 bytes (one or two chunks and an overlapping last one); as a key at every position
+// of strings of 1 to 9 bytes (the short keys' table and the first word).
 TEST(JsonStream, EveryByteAtEveryPositionIsEscapedAsNlohmannWould) {
-  std::vector<size_t> lengths;
-  for (size_t len = 1; len <= 17; ++len) lengths.push_back(len);
-  for (size_t len : {31, 32, 33, 63, 64, 65, 70}) lengths.push_back(len);
-  for (size_t len : lengths) {
-    for (size_t pos = 0; pos < len; ++pos) {
-      for (int b = 0; b < 256; ++b) {
-        std::string s(len, 'x');
-        s[pos] = static_cast<char>(b);
-        std::string out;
-        JsonStream js(&out);
+  auto check = [](size_t len, size_t pos, bool as_key) {
+    for (int b = 0; b < 256; ++b) {
+      std::string s(len, 'x');
+      s[pos] = static_cast<char>(b);
+      std::string out;
+      JsonStream js(&out);
+      if (as_key) {
+        js.BeginObject();
+        js.Key(s);
+        js.Int(1);
+        js.EndObject();
+        ASSERT_EQ(out, Dump(json::object({{s, 1}}))) << "key length " << len << " byte " << b
+                                                     << " at " << pos;
+      } else {
         js.String(s);
         ASSERT_EQ(out, json(s).dump(-1, ' ', false, json::error_handler_t::replace))
             << "length " << len << " byte " << b << " at " << pos;
-        std::string keyed;
-        JsonStream ks(&keyed);
-        ks.BeginObject();
-        ks.Key(s);
-        ks.Int(1);
-        ks.EndObject();
-        ASSERT_EQ(keyed, Dump(json::object({{s, 1}})))
-            << "length " << len << " byte " << b << " at " << pos;
       }
     }
+  };
+  for (size_t len = 1; len <= 17; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) check(len, pos, false);
+  }
+  for (size_t len : {31, 32, 33, 63, 64, 65, 70}) {
+    for (size_t pos : {0, 1, 7, 8, 15, 16, 30, 31, 32, 33, 38, 39, 62, 63, 64, 65, 69}) {
+      if (pos < len) check(len, pos, false);
+    }
+    check(len, len - 1, false);
+  }
+  for (size_t len = 1; len <= 9; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) check(len, pos, true);
   }
 }
 
