@@ -212,6 +212,44 @@ TEST(EventRelayTest, ManyInputsKeepTheirOwnLineCountsOnTwoThreads) {
   EXPECT_EQ(a.job.stats.events, b.job.stats.events);
 }
 
+// An input whose first lines carry kubectl's `--prefix` (a pod source, created after the input's
+// own) and whose later lines do not: the reading thread's counters start at the pod's source and
+// must reach back to the input's own. Counts per source match a serial read's.
+TEST(EventRelayTest, PodLinesBeforeTheInputsOwnKeepTheirCountsOnTwoThreads) {
+  const std::string text = ReadFileOrDie(TestData("corpus/h200x4/two_nodes.log"));
+  ScratchDir dir;
+  AnalyzeOptions serial;
+  serial.jobs = 1;
+  for (int i = 0; i < 3; ++i) {
+    std::string mixed;
+    size_t start = 0;
+    for (int line = 0; start < text.size(); ++line) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size() - 1;
+      if (line < 50 + 20 * i) mixed += "[pod/train-" + std::to_string(i) + "/main] ";
+      mixed.append(text, start, end + 1 - start);
+      start = end + 1;
+    }
+    const std::string path = dir.Path("pod" + std::to_string(i) + ".log");
+    WriteFile(path, mixed);
+    serial.inputs.push_back(path);
+  }
+  AnalyzeOptions relayed = serial;
+  relayed.jobs = 2;
+  relayed.relay_min_bytes = 0;
+  AnalysisResult a, b;
+  ASSERT_TRUE(Analyze(serial, &a).ok());
+  ASSERT_TRUE(Analyze(relayed, &b).ok());
+  ASSERT_EQ(a.job.sources.size(), b.job.sources.size());
+  ASSERT_EQ(a.job.sources.size(), 6u);  // three inputs and their pods
+  for (size_t i = 0; i < a.job.sources.size(); ++i) {
+    EXPECT_EQ(a.job.sources[i].name, b.job.sources[i].name);
+    EXPECT_EQ(a.job.sources[i].lines, b.job.sources[i].lines) << a.job.sources[i].name;
+    EXPECT_EQ(a.job.sources[i].nccl_lines, b.job.sources[i].nccl_lines) << a.job.sources[i].name;
+    EXPECT_EQ(a.job.sources[i].events, b.job.sources[i].events) << a.job.sources[i].name;
+  }
+}
+
 Event EventOn(const Line& line) {
   Event e;
   e.ctx.text = line.text;
