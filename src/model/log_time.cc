@@ -73,9 +73,13 @@ int64_t LogTime::Key() const { return (int64_t{month - 1} * 31 + (day - 1)) * kD
 
 namespace {
 
-/// Appends `v` (>= 0) with at least `width` digits, zero-padded: fmt's "{:0N}" of a
-/// non-negative number.
+/// Appends `v` with at least `width` characters, zero-padded after its sign: fmt's "{:0N}".
 void AppendPadded(std::string* out, int64_t v, int width) {
+  if (v < 0) {  // Not from ParseLogTime, whose fields are never negative; fmt's spelling anyway.
+    out->push_back('-');
+    --width;
+    v = -v;
+  }
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   const int n = static_cast<int>(r.ptr - buf);
@@ -89,18 +93,6 @@ std::string LogTime::Format() const {
   // Formatted by hand: the triage formats the time of every incident it keeps (thousands in a
   // failed job of thousands of ranks), and this is several times cheaper than fmt.
   const int64_t secs = nanos / kNanos;
-  if (nanos < 0 || year < 0 || month < 0 || day < 0) {  // Not from ParseLogTime: fmt's own signs.
-    std::string clock = fmt::format("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
-    if (fraction_digits > 0) {
-      const int digits = fraction_digits < 3 ? fraction_digits : 3;
-      int64_t frac = nanos % kNanos;
-      for (int i = digits; i < 9; ++i) frac /= 10;
-      clock += fmt::format(".{:0{}}", frac, digits);
-    }
-    if (!has_date()) return clock;
-    if (year > 0) return fmt::format("{:04}-{:02}-{:02} {}", year, month, day, clock);
-    return fmt::format("{:02}-{:02} {}", month, day, clock);
-  }
   std::string out;
   out.reserve(32);
   if (has_date()) {

@@ -56,8 +56,8 @@ TEST(LogTime, YearAndFormatting) {
 }
 
 // Format is written by hand (it runs for every incident the triage keeps); it prints what the
-// fmt formatting it replaced printed, for dates with and without a year, time-only stamps and
-// every number of fraction digits.
+// fmt formatting it replaced printed, for dates with and without a year, time-only stamps,
+// every number of fraction digits, and fields no parsed stamp has (negative: fmt's sign).
 TEST(LogTime, FormatMatchesTheFmtSpelling) {
   auto reference = [](const LogTime& t) {
     constexpr int64_t kNanos = 1000000000;
@@ -81,10 +81,13 @@ TEST(LogTime, FormatMatchesTheFmtSpelling) {
                            3600000000000,
                            36610123456789,
                            86399999999999,
-                           7 * 3600000000000 + 5};
-  for (int year : {0, 7, 2026}) {
+                           7 * 3600000000000 + 5,
+                           -5,
+                           -123456789,
+                           -36610123456789};
+  for (int year : {-3, 0, 7, 2026}) {
     for (int month : {0, 1, 12}) {
-      for (int day : {1, 9, 31}) {
+      for (int day : {-4, 1, 9, 31}) {
         for (int64_t n : nanos) {
           for (int digits = 0; digits <= 9; ++digits) {
             LogTime t;
