@@ -53,12 +53,8 @@ void SetPtr(ProcState* ps, int idx, std::string_view ptr) {
   ProcComm& m = ps->comms[idx];
   m.ptr = std::string(ptr);
   auto it = ps->by_ptr.find(ptr);
-  if (it == ps->by_ptr.end()) it = ps->by_ptr.emplace(std::string(ptr), std::vector<int>{}).first;
-  std::vector<int>& holders = it->second;
-  auto at = std::lower_bound(holders.begin(), holders.end(), idx);
-  if (at != holders.end() && *at == idx) return;
-  holders.insert(at, idx);
-  if (holders.size() == 2) ++ps->shared_ptrs;
+  if (it == ps->by_ptr.end()) it = ps->by_ptr.emplace(std::string(ptr), FlatIntSet{}).first;
+  if (it->second.insert(idx) && it->second.size() == 2) ++ps->shared_ptrs;
 }
 
 void Touch(JobBuilder::State* st, int proc, ProcComm* m) {
@@ -78,13 +74,8 @@ void DropMembershipPtr(ProcState* ps, int idx) {
   ProcComm& m = ps->comms[idx];
   auto old = ps->by_ptr.find(m.ptr);
   if (old != ps->by_ptr.end()) {
-    std::vector<int>& holders = old->second;
-    auto at = std::lower_bound(holders.begin(), holders.end(), idx);
-    if (at != holders.end() && *at == idx) {
-      holders.erase(at);
-      if (holders.size() == 1) --ps->shared_ptrs;
-    }
-    if (holders.empty()) ps->by_ptr.erase(old);
+    if (old->second.erase(idx) && old->second.size() == 1) --ps->shared_ptrs;
+    if (old->second.empty()) ps->by_ptr.erase(old);
   }
 }
 

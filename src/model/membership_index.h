@@ -30,6 +30,7 @@
 
 #include "list_id_table.h"
 #include "ncclscope/base/chunked_vector.h"
+#include "ncclscope/base/flat_int_set.h"
 #include "ncclscope/model/job.h"
 
 namespace ncclscope {
@@ -65,12 +66,12 @@ using Memberships = ChunkedVector<ProcComm, 512>;
 
 /// Memberships of one process by comm pointer: pointer → indexes into ProcState::comms, in
 /// increasing order (a pointer is reused after a communicator is destroyed; NCCL's lines name
-/// the oldest first). Nearly always one index: a sorted vector, not a tree node per index.
+/// the oldest first). Nearly always one index: a FlatIntSet, not a tree node per index.
 struct StringHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-using PtrIndex = std::unordered_map<std::string, std::vector<int>, StringHash, std::equal_to<>>;
+using PtrIndex = std::unordered_map<std::string, FlatIntSet, StringHash, std::equal_to<>>;
 
 /// One recency list: its newest member, its length and (for kOpenByRank lists) the sum of the
 /// communicator indexes of its members.

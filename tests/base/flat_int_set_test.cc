@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -27,6 +28,24 @@ TEST(FlatIntSet, InitializerListAndEquality) {
   EXPECT_EQ(a, b);
   EXPECT_FALSE(a.empty());
   EXPECT_TRUE(FlatIntSet{}.empty());
+}
+
+// The memberships that hold a comm pointer are a FlatIntSet: inserted and erased in any order,
+// its contents and answers follow std::set's.
+TEST(FlatIntSet, EraseBehavesLikeStdSet) {
+  FlatIntSet flat;
+  std::set<int> ref;
+  uint32_t seed = 11;
+  for (int i = 0; i < 5000; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    const int v = static_cast<int>((seed >> 16) % 40);
+    if ((seed >> 8) & 1) {
+      EXPECT_EQ(flat.insert(v), ref.insert(v).second);
+    } else {
+      EXPECT_EQ(flat.erase(v), ref.erase(v) == 1);
+    }
+    ASSERT_EQ(std::vector<int>(flat.begin(), flat.end()), std::vector<int>(ref.begin(), ref.end()));
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // FlatIntSet: a set of ints kept as one sorted vector. For the small sets the model keeps per
-// link (channels, connection indexes: up to 64 values, inserted mostly in increasing order) it
+// link (channels, connection indexes: up to 64 values, inserted mostly in increasing order) and
+// per comm pointer (the memberships that hold it: nearly always one) it
 // costs one growing allocation instead of a tree node per value, and lookups stay in one cache
 // line or two.
 #ifndef NCCLSCOPE_BASE_FLAT_INT_SET_H_
@@ -30,6 +31,13 @@ class FlatIntSet {
     auto it = std::lower_bound(values_.begin(), values_.end(), v);
     if (it != values_.end() && *it == v) return false;
     values_.insert(it, v);
+    return true;
+  }
+  /// Removes `v`; false if it was not there.
+  bool erase(int v) {
+    auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    if (it == values_.end() || *it != v) return false;
+    values_.erase(it);
     return true;
   }
   /// 1 if `v` is in the set, else 0 (as std::set::count).
