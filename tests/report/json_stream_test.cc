@@ -75,8 +75,8 @@ TEST(JsonStream, EveryByteAtEveryPositionIsEscapedAsNlohmannWould) {
         js.Key(s);
         js.Int(1);
         js.EndObject();
-        ASSERT_EQ(out, Dump(json::object({{s, 1}}))) << "key length " << len << " byte " << b
-                                                     << " at " << pos;
+        ASSERT_EQ(out, Dump(json::object({{s, 1}})))
+            << "key length " << len << " byte " << b << " at " << pos;
       } else {
         js.String(s);
         ASSERT_EQ(out, json(s).dump(-1, ' ', false, json::error_handler_t::replace))
