@@ -526,6 +526,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     Incident i = base();
     i.kind = IncidentKind::kNcclError;
     i.rank = LineRank(ctx, -1);
+    if (i.rank < 0 && !e->exception.empty()) i.rank = src.harness_rank;
+    if (!e->exception.empty()) src.harness_rank = -1;  // the harness's traceback ends here
     i.type = std::string(e->exception);
     i.message = std::string(e->reason);
     i.cascade = IsCascadeMessage(e->reason);
@@ -699,6 +701,9 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         return;
       }
     }
+    if (x->reporter == ExitReporter::kTestHarness) {
+      src.harness_rank = x->reason == kHarnessRaisedReason ? x->rank : -1;
+    }
     Incident i = base();
     i.kind = IncidentKind::kExit;
     i.reporter = x->reporter;
@@ -710,6 +715,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     i.signal = x->signal;
     i.oom = x->oom;
     i.fatal_signal = x->fatal_signal;
+    i.timed_out = x->timed_out;
     i.host = std::string(x->node);
     i.message = std::string(x->reason);
     if (!x->ranks.empty() && x->rank < 0) i.type = "tasks " + std::string(x->ranks);
@@ -862,7 +868,9 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     return;
   }
   if (const auto* t = std::get_if<ncclscope::Traceback>(&d)) {
-    const int rank = LineRank(ctx, -1);
+    // Lines without a rank of their own after the test harness named a raising rank are its.
+    const int line_rank = LineRank(ctx, -1);
+    const int rank = line_rank >= 0 ? line_rank : src.harness_rank;
     if (src.table_traceback && src.table_entry >= 0 && rank < 0) {
       Incident& e = job->incidents.incidents[src.table_entry];
       if (t->kind == TracebackKind::kFrame) {
@@ -892,6 +900,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         // A Ray task error names the actor process that raised it.
         if (i.pid < 0) RayTaskProcess(t->message, &i.pid, &i.host);
         src.tracebacks.erase(rank);
+        if (rank == src.harness_rank) src.harness_rank = -1;
         // The launcher's own traceback ends in ChildFailedError (a framework event): an
         // exception here is a worker's (or a lone script's).
         Push(std::move(i), ctx, src, job, quotes);

@@ -71,6 +71,9 @@ class IncidentRecorder {
     /// -1 when no prefix said.
     uint32_t last_raised_origin_pid = 0;
     int last_raised_launcher_rank = -1;
+    /// The rank PyTorch's test harness said raised ("Process 1 exited with error code 10 and
+    /// exception:"): the traceback it prints next is that rank's, until its exception.
+    int harness_rank = -1;
     int last_terminate = -1;      ///< Last "terminate called after throwing" (its what() follows).
     uint64_t last_terminate_line = 0;
     /// Last watchdog timeout whose line lost its WorkNCCL(...) to a paste's wrap (SeqNum

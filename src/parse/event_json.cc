@@ -33,9 +33,9 @@ constexpr std::string_view kFrameworkKinds[] = {
     "nccl_error_detail", "heartbeat_timeout", "watchdog_terminated", "taking_down", "comm_aborted",
     "init_timeout",      "dump_signal",       "process_signal",      "child_failed",
     "desync_stuck",      "desync_lagging",    "desync_never_joined"};
-constexpr std::string_view kExitReporters[] = {"torchrun", "deepspeed", "mpirun",
-                                               "slurm",    "kubernetes", "kernel",
-                                               "python",   "ray",       "vllm"};
+constexpr std::string_view kExitReporters[] = {"torchrun",   "deepspeed",   "mpirun", "slurm",
+                                               "kubernetes", "kernel",      "python", "ray",
+                                               "vllm",       "test_harness"};
 constexpr std::string_view kLauncherKinds[] = {
     "restart",       "failures_header", "root_cause_header", "table_entry", "table_field",
     "job_cancelled", "oom_event",       "mpi_abort",         "kill_sent"};
@@ -407,6 +407,7 @@ struct FieldWriter {
     w->OptStr("ranks", e.ranks);
     if (e.oom) w->Bool("oom", true);
     if (e.fatal_signal) w->Bool("fatal_signal", true);
+    if (e.timed_out) w->Bool("timed_out", true);
   }
   void operator()(const LauncherEvent& e) const {
     w->Str("kind", EnumName(kLauncherKinds, e.kind));

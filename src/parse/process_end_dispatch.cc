@@ -111,6 +111,9 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
     case 'm':
     case 'P':
       if (ParseMpirun(msg, data)) return true;
+      // The test harness's next "Process 2 exited with error code 10 and exception:" (the first
+      // one is the message of its RuntimeError).
+      if (msg.front() == 'P' && ParseTestHarness(msg, data)) return true;
       break;
     case 's':
       if (ParseSlurm(msg, data)) return true;
@@ -123,7 +126,10 @@ bool DispatchProcessEnd(std::string_view msg, bool header, bool indented, EventC
         return true;
       break;
     case 'R':  // `kubectl describe pod`: the pod's own "Reason:   Evicted"
-      if (ParseKubernetes(msg, data)) return true;
+      if (ParseKubernetes(msg, data) || ParseTestHarness(msg, data)) return true;
+      break;
+    case 'E':  // a line of PyTorch's multi-line assertion message in the test harness
+      if (ParseTestHarness(msg, data)) return true;
       break;
     default:
       break;

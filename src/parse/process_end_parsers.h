@@ -35,6 +35,12 @@ bool ParseRay(std::string_view line, EventData* data);
 /// vLLM's multiprocess executor: "Worker proc VllmWorker-1 died unexpectedly, shutting down
 /// executor." (behind vLLM's logger head): worker 1, its rank in the executor, ended.
 bool ParseVllmWorkerDied(std::string_view line, EventData* data);
+/// PyTorch's multiprocess test harness on how its test processes (process i = rank i) ended:
+/// "Process 1 terminated or timed out after 100.1 seconds", "Process 1 exited with error code 10
+/// and exception:", "Expect process 1 exit code to match Process 0 exit code of 0, but got -11",
+/// "Expected zero exit code but got -11" (every process). `text` is an exception's message or a
+/// line of a multi-line assertion message.
+bool ParseTestHarness(std::string_view text, EventData* data);
 /// A process's own fatal-signal handler in UCX's format: "[host:pid:0:tid] Caught signal 7 (Bus
 /// error: nonexistent physical address)".
 bool ParseCaughtSignal(std::string_view line, EventData* data);

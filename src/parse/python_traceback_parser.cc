@@ -115,6 +115,8 @@ bool ParsePythonLine(std::string_view line, bool indented, EventData* data) {
   tb.kind = TracebackKind::kException;
   tb.type = t.substr(0, n);
   tb.message = n < t.size() ? Trim(t.substr(n + 1)) : std::string_view();
+  // The test harness's verdict on a test process, raised in the harness's own process.
+  if (ParseTestHarness(tb.message, data)) return true;
   *data = tb;
   return true;
 }

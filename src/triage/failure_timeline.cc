@@ -32,6 +32,8 @@ std::string_view ReporterName(ExitReporter r) {
       return "ray";
     case ExitReporter::kVllm:
       return "vllm";
+    case ExitReporter::kTestHarness:
+      return "test harness";
   }
   return "?";
 }

@@ -287,6 +287,20 @@ void Classify(RankFailure* f) {
               "input)";
     return;
   }
+  if (exit != nullptr && exit->timed_out) {
+    // PyTorch's test harness: still running when the test's time limit ran out (the harness
+    // then terminates it). It names the first such process, not necessarily the only one.
+    f->cls = CauseClass::kTimeoutUnknown;
+    f->what = fmt::format(
+        "did not finish within the test's time limit (PyTorch's test "
+        "harness: \"{}\")",
+        exit->message);
+    f->detail =
+        "the harness names the first test process still running when its timeout "
+        "expired; where that rank waited, the input does not say";
+    f->class_guessed = true;  // where the hang showed: it may have waited for a later rank
+    return;
+  }
   if (terminate != nullptr) {
     // An application's own NCCL check threw ("NCCL failure: unhandled cuda error in x.cu at
     // line: 86"): the abort is that NCCL error's end, classed by its words.
@@ -301,6 +315,11 @@ void Classify(RankFailure* f) {
     f->what = exit != nullptr && exit->exit_code
                   ? fmt::format("exited with code {}: {}", *exit->exit_code, pod_end)
                   : fmt::format("ended: {}", pod_end);
+    return;
+  }
+  if (exit != nullptr && exit->reporter == ExitReporter::kTestHarness && exit->exit_code) {
+    f->cls = CauseClass::kPythonException;
+    f->what = fmt::format("{} (test harness: exit code {})", exit->message, *exit->exit_code);
     return;
   }
   if (exit != nullptr && exit->exit_code) {

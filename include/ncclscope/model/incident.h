@@ -64,6 +64,7 @@ struct Incident {
   int signal = 0;
   bool oom = false;
   bool fatal_signal = false;     ///< ProcessExit::fatal_signal: a crash even when signal is 0.
+  bool timed_out = false;        ///< ProcessExit::timed_out: still running at the time limit.
   bool from_table = false;       ///< An entry of torchelastic's ChildFailedError table.
   bool table_root_cause = false; ///< The table's "Root Cause (first observed failure)" entry.
   // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason), kDesyncCulprit

@@ -380,7 +380,13 @@ enum class ExitReporter : uint8_t {
                  // system error. ... Worker IP address: 172.19.24.110"
   kVllm,         // vLLM's executor: "Worker proc VllmWorker-1 died unexpectedly, shutting down
                  // executor."
+  kTestHarness,  // PyTorch's multiprocess test harness: "Process 1 terminated or timed out after
+                 // 100.1 seconds", "Expected zero exit code but got -11"
 };
+/// ProcessExit::reason of the test harness's "Process N exited with error code 10 and
+/// exception:": the child's traceback follows on the next lines.
+inline constexpr std::string_view kHarnessRaisedReason = "raised an exception in the test";
+
 /// A process ended (or was killed), as a launcher, scheduler, the kernel or the process said.
 struct ProcessExit {
   ExitReporter reporter = ExitReporter::kTorchrun;
@@ -396,6 +402,9 @@ struct ProcessExit {
   /// The process's own signal handler said a fatal signal arrived (Open MPI's "*** Process
   /// received signal ***"); `signal` is 0 when the line did not say which.
   bool fatal_signal = false;
+  /// The reporter's time limit ran out while the process still ran (PyTorch's test harness
+  /// then terminates it): a process that did not finish, not one that died of its own.
+  bool timed_out = false;
 };
 
 enum class LauncherKind : uint8_t {
