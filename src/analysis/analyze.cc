@@ -92,6 +92,7 @@ Status Analyze(const AnalyzeOptions& options, AnalysisResult* result) {
     EventPipeline pipeline(&result->job.sources, &result->job.stats);
     pipeline.set_progress(options.progress);
     SetRelay(options, jobs, InputBytes(inputs.inputs), &pipeline);
+    pipeline.set_text_keeper([&builder] { builder.KeepLineTexts(); });
     auto sink = [&builder](const Event& e) { builder.Add(e); };
     for (const auto& input : inputs.inputs) pipeline.Run(input, sink, &result->problems);
   }
@@ -122,6 +123,7 @@ AnalysisResult AnalyzeText(std::string_view text, std::string_view name,
   JobBuilder builder(&result.job, TuningOf(options));
   EventPipeline pipeline(&result.job.sources, &result.job.stats);
   SetRelay(options, JobsOf(options), static_cast<int64_t>(text.size()), &pipeline);
+  pipeline.set_text_keeper([&builder] { builder.KeepLineTexts(); });
   auto sink = [&builder](const Event& e) { builder.Add(e); };
   pipeline.Run(MemoryByteSource(text.data(), text.size()), InputPath{"", std::string(name)}, sink,
                &result.problems);

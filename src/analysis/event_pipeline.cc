@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "ncclscope/analysis/event_relay.h"
+#include "ncclscope/base/view_inside.h"
 #include "ncclscope/input/line_stream.h"
 #include "ncclscope/parse/line_parser.h"
 
@@ -26,6 +27,27 @@ bool IsBulk(const EventData& d) {
   return std::holds_alternative<Collective>(d) || std::holds_alternative<KnownNoise>(d) ||
          std::holds_alternative<CollAlgo>(d);
 }
+
+/// The reader's buffers while the sink keeps views of line texts (set_text_keeper): a buffer
+/// the reader moves on from is reused (or freed) only after the sink copied what it views.
+class TextKeeper : public BufferRecycler {
+ public:
+  explicit TextKeeper(const std::function<void()>& keep) : keep_(keep) {}
+  std::unique_ptr<char[]> Take(size_t bytes) override {
+    if (spare_ != nullptr && spare_bytes_ == bytes) return std::move(spare_);
+    return std::unique_ptr<char[]>(new char[bytes]);
+  }
+  void Retire(std::unique_ptr<char[]> buffer, size_t bytes) override {
+    keep_();
+    spare_ = std::move(buffer);
+    spare_bytes_ = bytes;
+  }
+
+ private:
+  const std::function<void()>& keep_;
+  std::unique_ptr<char[]> spare_;
+  size_t spare_bytes_ = 0;
+};
 
 }  // namespace
 
@@ -171,6 +193,11 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     relay_now = relay_.get();
   }
   RunRelay run(relay_now, &sample_, &stream, sources_, stats_);
+  // Views of line texts for a sink on this thread (set_text_keeper). The reader never calls its
+  // recycler when it is destroyed, only when it moves on from a buffer.
+  TextKeeper keeper(text_keeper_);
+  const bool keep_texts = text_keeper_ && relay_now == nullptr;
+  if (keep_texts) stream.set_recycler(&keeper);
   constexpr uint64_t kProgressEvery = 8192;  // lines between progress reports (a power of two)
   uint64_t count = 0;
   while (stream.Next(&line)) {
@@ -195,6 +222,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
       if (first || event.ctx.level != Level::kNone) CountLine(event, &s, stats);
       if (first) run.NoteLine(event);
       first = false;
+      event.ctx.text_kept = keep_texts && ViewInside(event.ctx.text, stream.reader_buffer());
       if (relay == nullptr) {
         sink(event);
       } else if (relay->Owns(event)) {
@@ -206,6 +234,10 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     } while (parser.ParseMore(&event));
   }
   run.End();
+  if (keep_texts) {
+    text_keeper_();  // the stream's buffer goes with it
+    stream.set_recycler(nullptr);
+  }
   const InputDiagnostics& d = stream.diagnostics();
   if (progress_) progress_(input.name, d.bytes, total);
   SourceInfo& s = (*sources_)[input_source];

@@ -3,17 +3,15 @@
 #include <algorithm>
 #include <array>
 
+#include "ncclscope/base/view_inside.h"
+
 namespace ncclscope {
 namespace {
-
-bool Inside(std::string_view view, std::string_view area) {
-  return view.data() >= area.data() && view.data() + view.size() <= area.data() + area.size();
-}
 
 /// Copies `view` to the end of `text` (whose capacity suffices) and points it at the copy,
 /// unless it lies in `kept` (a read buffer the relay keeps alive).
 void Rebase(std::string_view kept, std::vector<char>* text, std::string_view* view) {
-  if (view->empty() || Inside(*view, kept)) return;
+  if (view->empty() || ViewInside(*view, kept)) return;
   const size_t at = text->size();
   text->insert(text->end(), view->begin(), view->end());
   *view = std::string_view(text->data() + at, view->size());
@@ -62,7 +60,7 @@ const Line& EventRelay::Stage(const Line& line, std::string_view reader_buffer) 
   reader_buffer_ = reader_buffer;
   size_t need = 0;  // the bytes to copy: those outside the reader's buffer
   for (const std::string_view* v : ViewsOf(&line))
-    need += Inside(*v, reader_buffer) ? 0 : v->size();
+    need += ViewInside(*v, reader_buffer) ? 0 : v->size();
   if (current_->lines.size() == current_->lines.capacity() ||
       current_->text.size() + need > current_->text.capacity()) {
     if (!current_->lines.empty()) Submit();
@@ -83,7 +81,7 @@ bool EventRelay::Owns(const Event& event) const {
     return false;
   const std::string_view staged(staged_begin_, staged_end_ - staged_begin_);
   auto inside = [&](std::string_view v) {
-    return v.empty() || Inside(v, staged) || Inside(v, reader_buffer_);
+    return v.empty() || ViewInside(v, staged) || ViewInside(v, reader_buffer_);
   };
   return inside(ctx.text) && inside(ctx.body) && inside(ctx.host) && inside(ctx.timestamp) &&
          inside(ctx.location) && inside(ctx.function);

@@ -32,21 +32,38 @@ inline constexpr size_t kMaxTrailsPerProcess = 12;
 inline constexpr size_t kMaxFrameworkRecords = 200;
 inline constexpr size_t kMaxUnrecognizedSamples = 20;
 
-/// The text of a process's last line, copied on every line of the process: a plain buffer that
-/// only grows (a memcpy per line, where std::string::assign costs several times more). Moved into
-/// Process::last_line.text when the job is finished.
+/// The text of a process's last line: a plain buffer that only grows (a memcpy per line, where
+/// std::string::assign costs several times more), or, for a line whose text the reader keeps
+/// for a while (EventContext::text_kept), a view copied only when that text expires
+/// (JobBuilder::KeepLineTexts): a process's lines mostly replace each other long before then.
+/// Moved into Process::last_line.text when the job is finished.
 class LineText {
  public:
   void Set(std::string_view text) {
     if (text.size() > buf_.size()) buf_.resize(text.size() < 256 ? 256 : text.size() * 2);
     if (!text.empty()) std::memcpy(buf_.data(), text.data(), text.size());
     size_ = text.size();
+    viewing_ = false;
   }
-  std::string_view view() const { return {buf_.data(), size_}; }
+  /// Views `text` until Keep(). Returns true when it did not view a text already (the caller
+  /// lists it for KeepLineTexts once).
+  bool View(std::string_view text) {
+    const bool first = !viewing_;
+    view_ = text;
+    viewing_ = true;
+    return first;
+  }
+  /// Copies a viewed text into the buffer.
+  void Keep() {
+    if (viewing_) Set(view_);
+  }
+  std::string_view view() const { return viewing_ ? view_ : std::string_view(buf_.data(), size_); }
 
  private:
   std::vector<char> buf_;
   size_t size_ = 0;
+  std::string_view view_;
+  bool viewing_ = false;
 };
 
 /// A comm pointer of 8 to 16 bytes as a fixed-size key: its first and last eight bytes and its
@@ -125,6 +142,8 @@ struct JobBuilder::State {
     return a;
   }();
   std::vector<ProcState> procs;
+  /// Processes whose last line's text is a view (LineText::View), for KeepLineTexts.
+  std::vector<int> viewed_texts;
   /// Processes of headless NCCL messages (no `host:pid:tid`), by what the prefixes say.
   std::map<std::string, int> headless_procs;
 

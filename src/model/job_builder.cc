@@ -579,7 +579,11 @@ void JobBuilder::Add(const Event& event) {
     ps.has_line = true;
     ps.last_source = ctx.source;
     ps.last_line = ctx.line;
-    ps.last_text.Set(ctx.text);
+    if (!ctx.text_kept) {
+      ps.last_text.Set(ctx.text);
+    } else if (ps.last_text.View(ctx.text)) {
+      state_->viewed_texts.push_back(proc);
+    }
     if (ctx.dev >= 0 && ctx.dev != ps.last_head_dev) {
       ps.last_head_dev = ctx.dev;
       p.head_devs.insert(ctx.dev);
@@ -664,6 +668,7 @@ void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options)
 }  // namespace
 
 void JobBuilder::Finish(const BuildOptions& options) {
+  assert(state_->viewed_texts.empty() && "JobBuilder::Finish with line texts not kept");
   FinishInto(job_, state_.get(), options);
   state_.reset();
 #ifdef __GLIBC__
@@ -671,6 +676,12 @@ void JobBuilder::Finish(const BuildOptions& options) {
   // rules and the report, which allocate less, do not add to the peak on top of them.
   malloc_trim(0);
 #endif
+}
+
+void JobBuilder::KeepLineTexts() {
+  if (state_ == nullptr) return;
+  for (int proc : state_->viewed_texts) state_->procs[proc].last_text.Keep();
+  state_->viewed_texts.clear();
 }
 
 Job JobBuilder::Snapshot(const BuildOptions& options) const {

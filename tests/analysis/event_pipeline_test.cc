@@ -81,5 +81,71 @@ TEST(EventPipeline, CountersSeparateNcclFrameworkAndOtherLines) {
   EXPECT_EQ(c.types["watchdog_timeout"], 1);
 }
 
+/// Events of a pipeline with a text keeper: each kept text must still read as its line when the
+/// keeper runs (the reader has moved on from its buffer, but not reused it yet).
+struct KeptTexts {
+  std::vector<std::pair<std::string_view, std::string>> pending;  ///< view, its text then
+  int keeps = 0;
+  int kept_events = 0;
+  int copied_events = 0;
+  int intact = 0;
+};
+
+KeptTexts RunWithKeeper(const std::string& text) {
+  KeptTexts k;
+  std::vector<SourceInfo> sources;
+  JobStats stats;
+  EventPipeline pipeline(&sources, &stats);
+  pipeline.set_text_keeper([&k] {
+    ++k.keeps;
+    for (const auto& [view, expected] : k.pending) k.intact += view == expected;
+    k.pending.clear();
+  });
+  std::vector<InputProblem> problems;
+  pipeline.Run(
+      MemoryByteSource(text.data(), text.size()), InputPath{"", "x.log"},
+      [&k](const Event& e) {
+        if (!e.ctx.text_kept) {
+          ++k.copied_events;
+          return;
+        }
+        ++k.kept_events;
+        k.pending.emplace_back(e.ctx.text, std::string(e.ctx.text));
+      },
+      &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_TRUE(k.pending.empty()) << "the keeper runs at the end of the input too";
+  return k;
+}
+
+TEST(EventPipeline, KeptTextsStayValidUntilTheKeeperRuns) {
+  // About 2 MB: the reader moves through several of its buffers, each retired to the keeper.
+  std::string text;
+  for (int i = 0; i < 20000; ++i) {
+    text += "vm:" + std::to_string(10 + i % 7) +
+            ":1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM line " + std::to_string(i) +
+            "\n";
+  }
+  const KeptTexts k = RunWithKeeper(text);
+  EXPECT_EQ(k.kept_events, 20000);
+  EXPECT_EQ(k.copied_events, 0);
+  EXPECT_EQ(k.intact, 20000);  // every view read as its line when its buffer was retired
+  EXPECT_GT(k.keeps, 4);       // one per retired buffer, and one at the end
+}
+
+TEST(EventPipeline, RewrittenLinesAreNotKept) {
+  // Docker's JSON records are decoded into the stream's own space, reused by the next line.
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text +=
+        "{\"log\":\"vm:10:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\\n\",\"stream\":"
+        "\"stderr\",\"time\":\"2024-05-01T10:00:0" +
+        std::to_string(i) + ".000000000Z\"}\n";
+  }
+  const KeptTexts k = RunWithKeeper(text);
+  EXPECT_EQ(k.kept_events, 0);
+  EXPECT_EQ(k.copied_events, 3);
+}
+
 }  // namespace
 }  // namespace ncclscope

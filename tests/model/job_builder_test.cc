@@ -206,5 +206,30 @@ TEST(AnalyzeText, GarbageGivesAnEmptyJobWithoutCrashing) {
   EXPECT_EQ(r.job.stats.nccl_lines, 0u);
 }
 
+TEST(JobBuilder, LastLinesSurviveTheReadersBuffers) {
+  // Process 11 prints first and never again; a 30 KB ring line ends process 12; process 10
+  // fills the rest (about 5 MB: the reader moves on from many buffers). The last lines are
+  // viewed in the reader's buffers and copied when each buffer is retired.
+  std::string text = "vm:11:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n";
+  std::string ring = "vm:12:1 [0] NCCL INFO Channel 00/02 :";
+  for (int r = 0; r < 6000; ++r) ring += " " + std::to_string(r);
+  for (int i = 0; i < 30000; ++i) {
+    if (i == 15000) text += ring + "\n";
+    text += "vm:10:1 [0] NCCL INFO AllReduce: opCount " + std::to_string(i) +
+            " sendbuff 0x7f198ae00000 recvbuff 0x7f198ae00000 count 1024 datatype 7 op 0 root 0 "
+            "comm 0x3910e560 [nranks=2] stream 0x5d1c2f0\n";
+  }
+  const AnalysisResult r = AnalyzeText(text);
+  std::map<uint32_t, std::string> last;
+  for (const Process& p : r.job.processes) last[p.pid] = std::string(p.last_line.text);
+  EXPECT_EQ(last[11], "vm:11:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0");
+  EXPECT_TRUE(last[12] == ring) << last[12].size() << " bytes, not the " << ring.size()
+                                << " of the ring line";
+  EXPECT_EQ(last[10],
+            "vm:10:1 [0] NCCL INFO AllReduce: opCount 29999 sendbuff 0x7f198ae00000 recvbuff "
+            "0x7f198ae00000 count 1024 datatype 7 op 0 root 0 comm 0x3910e560 [nranks=2] stream "
+            "0x5d1c2f0");
+}
+
 }  // namespace
 }  // namespace ncclscope

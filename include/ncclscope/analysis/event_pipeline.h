@@ -45,6 +45,13 @@ class EventPipeline {
   /// complete only when Run returns. Every Run must pass a sink that may run on another thread.
   void set_relay(EventRelay::Tuning tuning) { relay_tuning_ = tuning; }
 
+  /// Lets the sink keep views of line texts instead of copies: while the sink runs on the
+  /// calling thread (no relay), the reader's buffers stay alive past the line, events whose
+  /// text lies in one are marked EventContext::text_kept, and `keep` is called before such a
+  /// buffer is reused or freed (the reader moved on from it, or the input ended): the sink then
+  /// copies what it still views (JobBuilder::KeepLineTexts).
+  void set_text_keeper(std::function<void()> keep) { text_keeper_ = std::move(keep); }
+
   /// The raw line (with its newline) that preceded the next input's first byte, when that input
   /// is a piece of a larger one: the parser reads it first, so the state it leaves (PyTorch's
   /// "Last error:" continuation) carries over. It yields nothing and is not counted.
@@ -96,6 +103,7 @@ class EventPipeline {
   uint32_t last_pod_source_ = 0;
   ProgressHook progress_;
   std::string primer_;
+  std::function<void()> text_keeper_;
   std::optional<EventRelay::Tuning> relay_tuning_;
   std::unique_ptr<EventRelay> relay_;  ///< Made by the first Run that uses it.
   RelaySample sample_;

@@ -57,8 +57,12 @@ class JobBuilder {
 
   /// Registers an input; returns its index for Event contexts.
   uint32_t AddSource(std::string name, std::string pod = {});
-  /// Folds one event into the model.
+  /// Folds one event into the model. The event's texts are copied where the model keeps them,
+  /// except a line's text marked EventContext::text_kept, which is viewed until KeepLineTexts.
   void Add(const Event& event);
+  /// The texts of the events added so far (those marked text_kept) are about to expire: copies
+  /// what the model still views. Needed before Finish and Snapshot when such events were added.
+  void KeepLineTexts();
   /// Counts `count` events of the type `type` (an EventTypeName, e.g. "collective") printed in
   /// `source` that were folded away before reaching Add because they change nothing but counters
   /// (condensed inputs). Returns false, counting nothing, for an unknown type name.

@@ -51,6 +51,9 @@ struct EventContext {
   uint32_t prefix_id = 0;
   bool headless = false;
   bool attention = false;  ///< 2.32's `NCCL ATTN` level (parsed as INFO).
+  /// `text` stays valid after this event, until the sink is told that the texts it was given
+  /// expire (EventPipeline::set_text_keeper): a consumer may keep the view instead of a copy.
+  bool text_kept = false;
 };
 
 // ---- Versions and environment ------------------------------------------------------------------
