@@ -59,9 +59,16 @@ class TextKeeper : public BufferRecycler {
 class EventPipeline::RunRelay {
  public:
   RunRelay(EventRelay* relay, RelaySample* sample, LineStream* stream,
-           std::vector<SourceInfo>* sources, JobStats* stats)
-      : relay_(relay), sample_(sample), stream_(stream), sources_(sources), stats_(stats) {
-    if (relay_) stream_->set_recycler(relay_);  // read buffers live until their lines are used
+           std::vector<SourceInfo>* sources, JobStats* stats, const std::function<void()>& keep)
+      : relay_(relay),
+        sample_(sample),
+        stream_(stream),
+        sources_(sources),
+        stats_(stats),
+        keep_(keep) {
+    if (!relay_) return;
+    stream_->set_recycler(relay_);    // read buffers live until their lines are used
+    relay_->set_release_hook(keep_);  // the relay is drained between Runs
   }
   ~RunRelay() {
     if (relay_) stream_->set_recycler(nullptr);
@@ -104,6 +111,9 @@ class EventPipeline::RunRelay {
   void End() {
     if (!relay_) return;
     relay_->Drain();
+    // The sink's views into the batch filling now and the reader's buffer: copied before the
+    // reader, without the relay, compacts its buffer in place.
+    if (keep_) keep_();
     stream_->set_recycler(nullptr);
     for (size_t i = 0; i < own_sources_.size(); ++i)
       AddLineCounts(own_sources_[i], &(*sources_)[own_base_ + i]);
@@ -118,6 +128,7 @@ class EventPipeline::RunRelay {
   LineStream* stream_;
   std::vector<SourceInfo>* sources_;
   JobStats* stats_;
+  const std::function<void()>& keep_;    ///< The pipeline's text keeper (may be empty).
   std::vector<SourceInfo> own_sources_;  ///< Counters of sources own_base_, own_base_ + 1, ...
   uint32_t own_base_ = 0;
   JobStats own_stats_;
@@ -192,7 +203,7 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
     }
     relay_now = relay_.get();
   }
-  RunRelay run(relay_now, &sample_, &stream, sources_, stats_);
+  RunRelay run(relay_now, &sample_, &stream, sources_, stats_, text_keeper_);
   // Views of line texts for a sink on this thread (set_text_keeper). The reader never calls its
   // recycler when it is destroyed, only when it moves on from a buffer.
   TextKeeper keeper(text_keeper_);
@@ -222,13 +233,16 @@ void EventPipeline::Run(std::unique_ptr<ByteSource> bytes, const InputPath& inpu
       if (first || event.ctx.level != Level::kNone) CountLine(event, &s, stats);
       if (first) run.NoteLine(event);
       first = false;
-      event.ctx.text_kept = keep_texts && ViewInside(event.ctx.text, stream.reader_buffer());
       if (relay == nullptr) {
+        event.ctx.text_kept = keep_texts && ViewInside(event.ctx.text, stream.reader_buffer());
         sink(event);
       } else if (relay->Owns(event)) {
+        // Its text lives until its batch is released, after the release hook (the keeper).
+        event.ctx.text_kept = static_cast<bool>(text_keeper_);
         relay->Push(event);
       } else {  // A view into the parser's state: delivered now, after what was queued.
         relay->Drain();
+        event.ctx.text_kept = false;
         sink(event);
       }
     } while (parser.ParseMore(&event));

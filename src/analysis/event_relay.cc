@@ -94,6 +94,11 @@ void EventRelay::Rebind(Sink sink) {
   sink_ = std::move(sink);
 }
 
+void EventRelay::set_release_hook(std::function<void()> hook) {
+  std::lock_guard<std::mutex> lock(mu_);  // as Rebind
+  release_hook_ = std::move(hook);
+}
+
 std::unique_ptr<char[]> EventRelay::Take(size_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -159,6 +164,7 @@ void EventRelay::Consume() {
     if (!error_) {
       try {
         for (const Event& e : b->events) sink_(e);
+        if (release_hook_) release_hook_();  // before the batch's texts and buffers are reused
       } catch (...) {
         error_ = std::current_exception();
       }

@@ -206,10 +206,10 @@ TEST(AnalyzeText, GarbageGivesAnEmptyJobWithoutCrashing) {
   EXPECT_EQ(r.job.stats.nccl_lines, 0u);
 }
 
-TEST(JobBuilder, LastLinesSurviveTheReadersBuffers) {
-  // Process 11 prints first and never again; a 30 KB ring line ends process 12; process 10
-  // fills the rest (about 5 MB: the reader moves on from many buffers). The last lines are
-  // viewed in the reader's buffers and copied when each buffer is retired.
+/// Process 11 prints first and never again; a 30 KB ring line ends process 12; process 10 fills
+/// the rest (about 5 MB: the reader moves on from many buffers). The model views last lines in
+/// the reader's buffers (or a relay batch's) and copies them only before those are reused.
+void ExpectLastLinesKept(const AnalyzeOptions& options) {
   std::string text = "vm:11:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n";
   std::string ring = "vm:12:1 [0] NCCL INFO Channel 00/02 :";
   for (int r = 0; r < 6000; ++r) ring += " " + std::to_string(r);
@@ -219,7 +219,7 @@ TEST(JobBuilder, LastLinesSurviveTheReadersBuffers) {
             " sendbuff 0x7f198ae00000 recvbuff 0x7f198ae00000 count 1024 datatype 7 op 0 root 0 "
             "comm 0x3910e560 [nranks=2] stream 0x5d1c2f0\n";
   }
-  const AnalysisResult r = AnalyzeText(text);
+  const AnalysisResult r = AnalyzeText(text, "test.log", options);
   std::map<uint32_t, std::string> last;
   for (const Process& p : r.job.processes) last[p.pid] = std::string(p.last_line.text);
   EXPECT_EQ(last[11], "vm:11:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0");
@@ -229,6 +229,21 @@ TEST(JobBuilder, LastLinesSurviveTheReadersBuffers) {
             "vm:10:1 [0] NCCL INFO AllReduce: opCount 29999 sendbuff 0x7f198ae00000 recvbuff "
             "0x7f198ae00000 count 1024 datatype 7 op 0 root 0 comm 0x3910e560 [nranks=2] stream "
             "0x5d1c2f0");
+}
+
+TEST(JobBuilder, LastLinesSurviveTheReadersBuffers) {
+  AnalyzeOptions options;
+  options.jobs = 1;
+  ExpectLastLinesKept(options);
+}
+
+TEST(JobBuilder, LastLinesSurviveTheRelaysBatches) {
+  AnalyzeOptions options;
+  options.jobs = 2;  // the model on a second thread (EventRelay)
+  options.relay_min_bytes = 0;
+  ExpectLastLinesKept(options);
+  options.relay_hold = true;  // the model starts only when every batch is queued
+  ExpectLastLinesKept(options);
 }
 
 }  // namespace

@@ -45,11 +45,12 @@ class EventPipeline {
   /// complete only when Run returns. Every Run must pass a sink that may run on another thread.
   void set_relay(EventRelay::Tuning tuning) { relay_tuning_ = tuning; }
 
-  /// Lets the sink keep views of line texts instead of copies: while the sink runs on the
-  /// calling thread (no relay), the reader's buffers stay alive past the line, events whose
-  /// text lies in one are marked EventContext::text_kept, and `keep` is called before such a
-  /// buffer is reused or freed (the reader moved on from it, or the input ended): the sink then
-  /// copies what it still views (JobBuilder::KeepLineTexts).
+  /// Lets the sink keep views of line texts instead of copies: events whose text lives on past
+  /// the line are marked EventContext::text_kept, and `keep` is called before that text is
+  /// reused or freed; the sink then copies what it still views (JobBuilder::KeepLineTexts).
+  /// Without the relay, the reader's buffers stay alive until `keep` ran (when the reader moves
+  /// on from one, and at the end of the input); with it, a batch's texts and buffers do (the
+  /// relay's release hook, on the sink's thread, and when the relay is drained at the end).
   void set_text_keeper(std::function<void()> keep) { text_keeper_ = std::move(keep); }
 
   /// The raw line (with its newline) that preceded the next input's first byte, when that input

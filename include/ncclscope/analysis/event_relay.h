@@ -67,6 +67,10 @@ class EventRelay : public BufferRecycler {
 
   /// The sink for the next events; only when drained (after Drain, before the next Stage).
   void Rebind(Sink sink);
+  /// Called on the consumer thread after a batch's events were consumed and before its texts and
+  /// read buffers are reused: a sink that keeps views of event texts copies them then. Empty: no
+  /// call. Only when drained, like Rebind.
+  void set_release_hook(std::function<void()> hook);
 
   // BufferRecycler (the reading thread's LineReader calls these).
   std::unique_ptr<char[]> Take(size_t bytes) override;
@@ -88,6 +92,7 @@ class EventRelay : public BufferRecycler {
   void Consume();
 
   Sink sink_;
+  std::function<void()> release_hook_;
   Tuning tuning_;
   std::vector<std::unique_ptr<Batch>> storage_;
   Batch* current_ = nullptr;
