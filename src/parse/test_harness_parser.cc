@@ -12,6 +12,7 @@
 // a signal as the negative signal number.
 #include <string_view>
 
+#include "ncclscope/base/signals.h"
 #include "process_end_parsers.h"
 #include "text_cursor.h"
 
@@ -25,18 +26,11 @@ bool ReadProcessIndex(TextCursor* c, int* index) {
   return c->ReadInt(index) && *index >= 0;
 }
 
-/// A signed exit code at the cursor.
-bool ReadExitCode(TextCursor* c, int* code) {
-  const bool negative = c->Eat('-');
-  if (!c->ReadInt(code)) return false;
-  if (negative) *code = -*code;
-  return true;
-}
-
-/// The exit code as Python's multiprocessing reports it: a negative value is the signal.
+/// The exit code as Python's multiprocessing reports it: a negative value is the signal (a
+/// positive one is the process's own, even above 128).
 void SetExitCode(int code, ProcessExit* e) {
   e->exit_code = code;
-  if (code < 0 && code >= -64) e->signal = -code;
+  if (code < 0) e->signal = SignalFromExitCode(code).value_or(0);
 }
 
 /// "Process N exited with error code C and exception:" / "Process N terminated or timed out
@@ -47,7 +41,7 @@ bool ParseProcessReport(std::string_view text, ProcessExit* e) {
   if (!ReadProcessIndex(&c, &index) || !c.Eat(' ')) return false;
   if (c.Eat("exited with error code ")) {
     int code = 0;
-    if (!ReadExitCode(&c, &code) || !c.Eat(" and exception")) return false;
+    if (!c.ReadInt(&code) || !c.Eat(" and exception")) return false;
     e->rank = index;
     SetExitCode(code, e);
     e->reason = kHarnessRaisedReason;
@@ -73,11 +67,11 @@ bool ParseCodeMismatch(std::string_view text, ProcessExit* e) {
   if (!ReadProcessIndex(&c, &index) || !c.Eat(" exit code to match ")) return false;
   int zero = -1;
   if (!ReadProcessIndex(&c, &zero) || zero != 0 || !c.Eat(" exit code of ") ||
-      !ReadExitCode(&c, &first)) {
+      !c.ReadInt(&first)) {
     return false;
   }
   c.Eat(',');
-  if (!c.Eat(" but got ") || !ReadExitCode(&c, &got)) return false;
+  if (!c.Eat(" but got ") || !c.ReadInt(&got)) return false;
   const bool first_failed = got == 0 && first != 0;
   e->rank = first_failed ? 0 : index;
   SetExitCode(first_failed ? first : got, e);
@@ -93,7 +87,7 @@ bool ParseNonZeroExit(std::string_view text, ProcessExit* e) {
   if (at == std::string_view::npos) return false;
   TextCursor c(text.substr(at + kPhrase.size()));
   int code = 0;
-  if (!ReadExitCode(&c, &code) || code == 0) return false;
+  if (!c.ReadInt(&code) || code == 0) return false;
   // " for pid: N" (newer versions) is process 0's: every process ended alike, so not kept.
   SetExitCode(code, e);
   e->reason = "every test process exited with this code";
