@@ -320,6 +320,8 @@ void Classify(RankFailure* f) {
   if (exit != nullptr && exit->reporter == ExitReporter::kTestHarness && exit->exit_code) {
     f->cls = CauseClass::kPythonException;
     f->what = fmt::format("{} (test harness: exit code {})", exit->message, *exit->exit_code);
+    // The harness saw only the code: an exception is its likeliest reading, as below.
+    f->exit_code_only = true;
     return;
   }
   if (exit != nullptr && exit->exit_code) {

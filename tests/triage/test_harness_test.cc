@@ -151,5 +151,15 @@ TEST(TestHarness, NegativeExitCodeIsACrash) {
   EXPECT_NE(c.what.find("SIGSEGV"), std::string::npos) << c.what;
 }
 
+TEST(TestHarness, PositiveExitCodeAloneIsAnExceptionAtMediumConfidence) {
+  // A positive code with no traceback in the input: the likeliest reading (an exception), not
+  // a fact, as for any other exit code the input gives alone.
+  const AnalysisResult r = AnalyzeText(
+      "AssertionError: 0 != 1 : Expect process 1 exit code to match Process 0 exit code of 0, "
+      "but got 1\n");
+  EXPECT_TRUE(CauseOfRank(r, "python-exception", 1));
+  EXPECT_EQ(r.root_cause.cause.confidence, Confidence::kMedium);
+}
+
 }  // namespace
 }  // namespace ncclscope
