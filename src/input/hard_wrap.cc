@@ -2,6 +2,7 @@
 #include "ncclscope/input/hard_wrap.h"
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "prefix_internal.h"
@@ -109,10 +110,36 @@ namespace {
 /// The line's first blank-separated word.
 std::string_view FirstWord(std::string_view s) { return s.substr(0, s.find(' ')); }
 
+bool IsWordByte(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
+
+/// True if `next` is the rest of a word cut at the wrap width just before its colon: `line`
+/// ends inside a word and `next` starts with that word's lower-case rest and ": ", and the word
+/// joined again names an error (`CUDA e` `rror: an illegal memory access`, `Runtim`
+/// `eError: NCCL error`). Alone, the rest looks like a tag or an exception line (`rror: `,
+/// `eError: `) and would start a line of its own.
+bool CutBeforeColon(std::string_view line, std::string_view next) {
+  if (line.empty() || !IsWordByte(line.back()) || next.empty() || next[0] < 'a' || next[0] > 'z')
+    return false;
+  size_t k = 0;
+  while (k < next.size() && k < 64 && IsWordByte(next[k])) ++k;
+  if (k + 1 >= next.size() || next[k] != ':' || next[k + 1] != ' ') return false;
+  size_t b = line.size();
+  while (b > 0 && line.size() - b < 64 && IsWordByte(line[b - 1])) --b;
+  std::string word(line.substr(b));
+  word.append(next.substr(0, k));
+  for (std::string_view end : {"error", "Error", "exception", "Exception", "Warning", "failure",
+                               "Failure", "failed"}) {
+    if (word.ends_with(end)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool ContinuesLine(std::string_view line, std::string_view next) {
-  if (EndsInPadding(line) || LooksLikeLineStart(next)) return false;
+  if (EndsInPadding(line)) return false;
+  if (CutBeforeColon(line, next)) return true;
+  if (LooksLikeLineStart(next)) return false;
   // A record of the same kind (`Rank  0 Group  0 Pid ...`, `Loading cached ...`), each as wide
   // as the widest: a line of its own.
   const std::string_view word = FirstWord(next);

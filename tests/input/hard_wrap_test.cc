@@ -131,6 +131,55 @@ TEST(HardWrap, LineStartsAndContinuations) {
   }
 }
 
+TEST(HardWrap, WordCutBeforeItsColonContinuesTheLine) {
+  // vllm#7297: wrapped at 137 columns inside "CUDA error:"; the rest alone looks like a tag.
+  EXPECT_TRUE(ContinuesLine(
+      "[rank1]:[E809 03:03:43.068019177 ProcessGroupNCCL.cpp:1515] [PG 3 Rank 1] Process group "
+      "watchdog thread terminated with exception: CUDA e",
+      "rror: an illegal memory access was encountered"));
+  EXPECT_TRUE(ContinuesLine("    raise torch.distributed.DistBackendErr",
+                            "or: NCCL error in: ProcessGroupNCCL.cpp:1970"));
+  EXPECT_TRUE(ContinuesLine("ValueError: something went wrong and then Runtim",
+                            "eError: NCCL communicator was aborted"));
+  // A tag or a word of its own after a line that ends in a whole word or a blank: a new line.
+  EXPECT_FALSE(ContinuesLine("the last line of something that ended at the width.",
+                             "srun: error: task 3: Killed"));
+  EXPECT_FALSE(ContinuesLine("a line cut inside a word that is not one of an error: foo ba",
+                             "r: baz"));
+  EXPECT_FALSE(ContinuesLine("x ", "rror: y"));
+}
+
+TEST(HardWrap, PasteWrappedInsideAnErrorWordKeepsTheMessage) {
+  // vllm#7297 (the watchdog's first line and the continuation, then a wrapped stack), as the
+  // paste has it: the exception text is joined whole.
+  const std::string log =
+      "[rank1]:[E809 03:03:43.068019177 ProcessGroupNCCL.cpp:1515] [PG 3 Rank 1] Process group "
+      "watchdog thread terminated with exception: CUDA e\n"
+      "rror: an illegal memory access was encountered\n"
+      "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+      "stacktrace below might be incorrect.\n"
+      "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+      "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+      "\n"
+      "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:43 "
+      "(most recent call first):\n"
+      "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f5eb36fcf86 in "
+      "/usr/local/lib/python3.10/dist-packages/torch/lib\n"
+      "/libc10.so)\n"
+      "frame #1: c10::detail::torchCheckFail(char const*, char const*, unsigned int, std::string "
+      "const&) + 0x64 (0x7f5eb36abd10 in /usr/local/li\n"
+      "b/python3.10/dist-packages/torch/lib/libc10.so)\n"
+      "frame #2: c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, "
+      "bool) + 0x118 (0x7f5eb37d7f08 in /usr/local/lib/py\n"
+      "thon3.10/dist-packages/torch/lib/libc10_cuda.so)\n";
+  EXPECT_EQ(HardWrapWidth(log), 137u);
+  const Read r = ReadAll(log);
+  ASSERT_FALSE(r.text.empty());
+  EXPECT_NE(r.text[0].find("exception: CUDA error: an illegal memory access was encountered"),
+            std::string::npos)
+      << r.text[0];
+}
+
 TEST(HardWrap, PipeOfUnknownSizeIsReadAsItIs) {
   // A source without a size (a pipe) is never buffered ahead: its lines stay as they are.
   class Pipe : public ByteSource {

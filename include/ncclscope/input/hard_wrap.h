@@ -23,7 +23,8 @@ bool LooksLikeLineStart(std::string_view line);
 
 /// True if `next` is the rest of `line` cut at the wrap width: `line` is not padded to it, and
 /// `next` neither starts a log line of its own nor a record of the same kind as `line` (the
-/// same first word).
+/// same first word). A word cut just before its colon (`CUDA e` `rror: ...`) continues `line`
+/// although its rest looks like a tag (`rror: `) when the word joined again names an error.
 bool ContinuesLine(std::string_view line, std::string_view next);
 
 /// The width `text` (a whole small input) was hard-wrapped at, or 0 when it was not: the widest
