@@ -113,25 +113,29 @@ std::string_view FirstWord(std::string_view s) { return s.substr(0, s.find(' '))
 bool IsWordByte(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 
 /// True if `next` is the rest of a word cut at the wrap width just before its colon: `line`
-/// ends inside a word and `next` starts with that word's lower-case rest and ": ", and the word
-/// joined again names an error (`CUDA e` `rror: an illegal memory access`, `Runtim`
-/// `eError: NCCL error`). Alone, the rest looks like a tag or an exception line (`rror: `,
-/// `eError: `) and would start a line of its own.
+/// ends inside a word of letters and `next` starts with that word's lower-case rest and ": ",
+/// a rest that names no error by itself but the word joined again does (`CUDA e` `rror: an
+/// illegal memory access`, `DistBackendErr` `or: NCCL error`). Alone, the rest looks like a
+/// tag before a colon (`rror: `) and would start a line of its own. A rest that is a whole
+/// error name (`ncclSystemError: ` after PyTorch's `NCCL version 2.28.9`) starts its own line.
 bool CutBeforeColon(std::string_view line, std::string_view next) {
-  if (line.empty() || !IsWordByte(line.back()) || next.empty() || next[0] < 'a' || next[0] > 'z')
+  if (line.empty() || !IsAlpha(line.back()) || next.empty() || next[0] < 'a' || next[0] > 'z')
     return false;
   size_t k = 0;
   while (k < next.size() && k < 64 && IsWordByte(next[k])) ++k;
   if (k + 1 >= next.size() || next[k] != ':' || next[k + 1] != ' ') return false;
   size_t b = line.size();
-  while (b > 0 && line.size() - b < 64 && IsWordByte(line[b - 1])) --b;
+  while (b > 0 && line.size() - b < 64 && IsAlpha(line[b - 1])) --b;
+  const std::string_view rest = next.substr(0, k);
   std::string word(line.substr(b));
-  word.append(next.substr(0, k));
+  word.append(rest);
+  bool joined_names_error = false;
   for (std::string_view end : {"error", "Error", "exception", "Exception", "Warning", "failure",
                                "Failure", "failed"}) {
-    if (word.ends_with(end)) return true;
+    if (rest.ends_with(end)) return false;
+    joined_names_error = joined_names_error || word.ends_with(end);
   }
-  return false;
+  return joined_names_error;
 }
 
 }  // namespace

@@ -139,8 +139,15 @@ TEST(HardWrap, WordCutBeforeItsColonContinuesTheLine) {
       "rror: an illegal memory access was encountered"));
   EXPECT_TRUE(ContinuesLine("    raise torch.distributed.DistBackendErr",
                             "or: NCCL error in: ProcessGroupNCCL.cpp:1970"));
-  EXPECT_TRUE(ContinuesLine("ValueError: something went wrong and then Runtim",
-                            "eError: NCCL communicator was aborted"));
+  // A rest that is a whole error name by itself starts a line: PyTorch prints the error's name
+  // under its `NCCL version` (the widest lines of a small log, all followed by it), and a cut
+  // before `Error` itself (`Runtim` `eError: `) cannot be told from it.
+  EXPECT_FALSE(ContinuesLine(
+      "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled system "
+      "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.28.9",
+      "ncclSystemError: System call (e.g. socket, malloc) or external library call failed"));
+  EXPECT_FALSE(ContinuesLine("ValueError: something went wrong and then Runtim",
+                             "eError: NCCL communicator was aborted"));
   // A tag or a word of its own after a line that ends in a whole word or a blank: a new line.
   EXPECT_FALSE(ContinuesLine("the last line of something that ended at the width.",
                              "srun: error: task 3: Killed"));
