@@ -148,9 +148,14 @@ size_t MatchBracket(std::string_view s, LineMeta* meta) {
       if (ParseRank(s, &k) < 0) return 0;
     }
     if (rank < 0 || k + 1 >= s.size() || s[k] != ']' || s[k + 1] != ':') return 0;
-    if (meta->launcher_rank < 0 && s.compare(1, 4, "rank") == 0 && IsDigit(s[5]))
+    if (!meta->launcher_rank_global && s.compare(1, 4, "rank") == 0 && IsDigit(s[5])) {
+      // PyTorch's own `[rankN]:` is the global rank of the process that printed: it wins over a
+      // launcher's task tag outside it (`3: [rank24]:` from `srun -l torchrun`, node 3's task).
+      meta->launcher_rank = rank;
       meta->launcher_rank_global = true;
-    SetRank(meta, rank);
+    } else {
+      SetRank(meta, rank);
+    }
     return k + 2;
   }
   return 0;

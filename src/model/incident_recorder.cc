@@ -17,15 +17,6 @@
 namespace ncclscope {
 namespace {
 
-/// Rank of a line without NCCL's prefix: PyTorch's `[Rank N]`, `[rankN]:`, torchrun --tee
-/// `[defaultN]:`, mpirun `[1,N]`, srun `N: `.
-int LineRank(const EventContext& ctx, int event_rank) {
-  if (event_rank >= 0) return event_rank;
-  if (ctx.torch_rank >= 0) return ctx.torch_rank;
-  if (ctx.meta != nullptr && ctx.meta->launcher_rank >= 0) return ctx.meta->launcher_rank;
-  return -1;
-}
-
 /// The first event of a process starting up (not a late line of a known one).
 bool IsStartupEvent(const EventData& d) {
   return std::holds_alternative<NcclVersion>(d) || std::holds_alternative<BootstrapInterface>(d) ||
@@ -219,6 +210,18 @@ std::string FrameText(const ncclscope::Traceback& t) {
 IncidentRecorder::SourceState& IncidentRecorder::Source(uint32_t source) {
   if (source >= sources_.size()) sources_.resize(source + 1);
   return sources_[source];
+}
+
+int IncidentRecorder::LineRank(const EventContext& ctx, int event_rank, bool* from_tag) const {
+  if (from_tag != nullptr) *from_tag = false;
+  if (event_rank >= 0) return event_rank;
+  if (ctx.torch_rank >= 0) return ctx.torch_rank;
+  if (ctx.meta == nullptr || ctx.meta->launcher_rank < 0) return -1;
+  const int tag = ctx.meta->launcher_rank;
+  if (ctx.meta->launcher_rank_global) return tag;
+  if (!identities_.TagIsRank(ctx.source, tag)) return -1;
+  if (from_tag != nullptr) *from_tag = true;
+  return tag;
 }
 
 void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
@@ -502,7 +505,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     i.type = std::string(ctx.location);
     i.message = std::string(w->message);
     i.cascade = IsCascadeMessage(w->message);
-    if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    if (i.rank < 0) i.rank = LineRank(ctx, -1, &i.rank_from_tag);
     // Like a connection line, a proxy service's message states the printer's rank (resolved
     // with the others in Finish, unless its lines state several).
     if (const int own = ProxyServiceRank(w->message); own >= 0) NoteStatedRank(ctx, own);
@@ -518,14 +521,14 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     i.kind = IncidentKind::kNcclWarn;
     i.type = std::string(ctx.location);
     i.message = std::string(Trimmed(ctx.body));
-    if (i.rank < 0) i.rank = LineRank(ctx, -1);
+    if (i.rank < 0) i.rank = LineRank(ctx, -1, &i.rank_from_tag);
     Push(std::move(i), ctx, src, job, quotes);
     return;
   }
   if (const auto* e = std::get_if<FrameworkNcclError>(&d)) {
     Incident i = base();
     i.kind = IncidentKind::kNcclError;
-    i.rank = LineRank(ctx, -1);
+    i.rank = LineRank(ctx, -1, &i.rank_from_tag);
     if (i.rank < 0 && !e->exception.empty()) i.rank = src.harness_rank;
     if (!e->exception.empty()) src.harness_rank = -1;  // the harness's traceback ends here
     i.type = std::string(e->exception);
@@ -549,7 +552,12 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     // PyTorch's error) names its host only in the prefix.
     if (i.host.empty() && ctx.meta != nullptr) i.host = std::string(ctx.meta->origin_host);
     // A worker's prefix (`(VllmWorkerProcess pid=3985)`, Ray's `pid=N`) names its process.
-    if (i.pid < 0 && ctx.meta != nullptr && ctx.meta->origin_pid != 0) i.pid = ctx.meta->origin_pid;
+    // A collector's pid (syslog, journald) may be the service's launcher's: only a pid the NCCL
+    // lines under it share is the writer's.
+    if (i.pid < 0 && ctx.meta != nullptr && ctx.meta->origin_pid != 0 &&
+        identities_.PidIsWriter(ctx.source, ctx.meta->origin_pid)) {
+      i.pid = ctx.meta->origin_pid;
+    }
     NoteTerminateWhat(ctx, i.rank, &src, job);
     if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
       src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;
@@ -560,7 +568,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     return;
   }
   if (const auto* w = std::get_if<WatchdogTimeout>(&d)) {
-    const int rank = LineRank(ctx, w->rank);
+    bool tagged = false;
+    const int rank = LineRank(ctx, w->rank, &tagged);
     // The same timeout again, whole: the parser joined a wrapped line with its continuation.
     if (src.cut_timeout >= 0 && w->seq >= 0 && ctx.line <= src.cut_timeout_line + kCutJoinLines) {
       Incident& cut = job->incidents.incidents[src.cut_timeout];
@@ -583,6 +592,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     Incident i = base();
     i.kind = IncidentKind::kWatchdogTimeout;
     i.rank = rank;
+    i.rank_from_tag = tagged;
     i.seq = w->seq;
     i.numel = w->numel_in;
     i.op = std::string(w->op_type);
@@ -596,7 +606,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
   if (const auto* p = std::get_if<WorkProgress>(&d)) {
     Incident i = base();
     i.kind = IncidentKind::kProgress;
-    i.rank = LineRank(ctx, p->rank);
+    i.rank = LineRank(ctx, p->rank, &i.rank_from_tag);
     i.pg = p->pg_id;
     i.seq = p->failed_seq;
     i.last_enqueued = p->last_enqueued;
@@ -627,10 +637,11 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
   }
   if (const auto* f = std::get_if<FrameworkEvent>(&d)) {
     Incident i = base();
-    i.rank = LineRank(ctx, f->rank);
+    i.rank = LineRank(ctx, f->rank, &i.rank_from_tag);
     i.message = std::string(f->detail);
     switch (f->kind) {
       case FrameworkKind::kProcessSignal:
+        identities_.NoteAgent(ctx);  // torchrun's agent signals its workers
         i.kind = IncidentKind::kSignalSent;
         i.pid = f->pid;
         i.signal = SignalFromText(f->detail);
@@ -638,6 +649,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         src.failed_seen = true;
         break;
       case FrameworkKind::kChildFailed:
+        identities_.NoteAgent(ctx);  // the agent's own exception
         i.kind = IncidentKind::kLauncherGaveUp;
         src.failed_seen = true;
         break;
@@ -704,11 +716,16 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     if (x->reporter == ExitReporter::kTestHarness) {
       src.harness_rank = x->reason == kHarnessRaisedReason ? x->rank : -1;
     }
+    if (x->reporter == ExitReporter::kTorchrun || x->reporter == ExitReporter::kDeepSpeed)
+      identities_.NoteAgent(ctx);  // a launcher agent reports its workers' ends
     Incident i = base();
     i.kind = IncidentKind::kExit;
     i.reporter = x->reporter;
-    i.rank = x->rank >= 0 ? x->rank : LineRank(ctx, -1);
-    if (x->reporter != ExitReporter::kPython) i.rank = x->rank;
+    i.rank = x->rank >= 0 ? x->rank : LineRank(ctx, -1, &i.rank_from_tag);
+    if (x->reporter != ExitReporter::kPython) {
+      i.rank = x->rank;
+      i.rank_from_tag = false;
+    }
     i.local_rank = x->local_rank;
     i.pid = x->pid;
     i.exit_code = x->exit_code;
@@ -730,6 +747,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     return;
   }
   if (const auto* l = std::get_if<LauncherEvent>(&d)) {
+    identities_.NoteAgent(ctx);  // torchelastic's restarts and failure table
     Incident i = base();
     i.rank = -1;
     switch (l->kind) {
@@ -869,7 +887,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
   }
   if (const auto* t = std::get_if<ncclscope::Traceback>(&d)) {
     // Lines without a rank of their own after the test harness named a raising rank are its.
-    const int line_rank = LineRank(ctx, -1);
+    bool tagged = false;
+    const int line_rank = LineRank(ctx, -1, &tagged);
     const int rank = line_rank >= 0 ? line_rank : src.harness_rank;
     if (src.table_traceback && src.table_entry >= 0 && rank < 0) {
       Incident& e = job->incidents.incidents[src.table_entry];
@@ -894,6 +913,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         Incident i = base();
         i.kind = IncidentKind::kException;
         i.rank = rank >= 0 ? rank : UniqueIdFetcherRank(t->message);
+        i.rank_from_tag = tagged && rank == line_rank;
         i.type = std::string(t->type);
         i.message = std::string(t->message);
         if (tb.started) i.frame = tb.frame;
@@ -911,6 +931,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         i.kind = IncidentKind::kExit;
         i.reporter = ExitReporter::kPython;
         i.rank = rank;
+        i.rank_from_tag = tagged && rank == line_rank;
         i.signal = SignalFromText(t->type);
         i.message = "Fatal Python error: " + std::string(t->type);
         Push(std::move(i), ctx, src, job, quotes);
@@ -920,6 +941,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         Incident i = base();
         i.kind = IncidentKind::kCppTerminate;
         i.rank = rank;
+        i.rank_from_tag = tagged && rank == line_rank;
         i.type = std::string(t->type);
         if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
           src.last_terminate = static_cast<int>(job->incidents.incidents.size()) - 1;
@@ -971,13 +993,17 @@ class PidHosts {
 /// connection line in it states one), PyTorch's `[rankN]:` lines name a rank but no process.
 /// When the job has one attempt and one NCCL process, none of whose lines says a peer went away
 /// (then the rank's lines may be the peer's), and every PyTorch line with a launcher prefix names
-/// the same rank, the process is that rank.
-void LinkLoneProcessToTaggedRank(const Job& job, IncidentLog* log) {
+/// the same rank, the process is that rank; unless that prefix is a launcher's tag that covers
+/// several processes (`srun -l torchrun`: the node's task, whose other workers printed no NCCL
+/// line).
+void LinkLoneProcessToTaggedRank(const Job& job, const PrefixIdentities& identities,
+                                 IncidentLog* log) {
   if (log->attempts.size() > 1 || log->instances.size() != 1 || log->instances[0].rank >= 0 ||
       job.launch.torch_ranks.size() != 1) {
     return;
   }
   ProcessInstance& p = log->instances[0];
+  if (!identities.TagIsRank(p.first.source, job.launch.torch_ranks.front())) return;
   for (const Incident& i : log->incidents) {
     if (i.cascade && i.pid == static_cast<int64_t>(p.pid) && i.host == p.host) return;
   }
@@ -1006,6 +1032,14 @@ void IncidentRecorder::Finish(Job* job) const {
     if (t.year == 0) t.year = y != year_of.end() ? y->second : job_year;
     i.time_text = t.Format();
   }
+  // A launcher's tag that turned out to cover several processes (`srun -l torchrun`: the
+  // node's task) names no rank: lines that had only it for a rank have none.
+  for (Incident& i : log.incidents) {
+    if (i.rank_from_tag && i.rank >= 0 && !identities_.TagIsRank(i.evidence.source, i.rank)) {
+      i.rank = -1;
+      i.rank_from_tag = false;
+    }
+  }
   log.attempts = attempts_;
   if (log.attempts.empty() && !log.incidents.empty()) log.attempts.push_back(AttemptInfo{});
   // A process whose init lines are not in the input (an excerpt) but whose connection lines
@@ -1020,7 +1054,7 @@ void IncidentRecorder::Finish(Job* job) const {
     ProcessInstance& p = log.instances[k];
     if (p.rank < 0 && banner_rank_.RankZero(static_cast<int>(k))) p.rank = 0;
   }
-  LinkLoneProcessToTaggedRank(*job, &log);
+  LinkLoneProcessToTaggedRank(*job, identities_, &log);
   const PidHosts pid_hosts(*job);
   const InstanceLookup instances(log.instances);
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.

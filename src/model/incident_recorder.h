@@ -19,6 +19,7 @@
 #include "ncclscope/model/job.h"
 #include "ncclscope/model/log_time.h"
 #include "ncclscope/parse/events.h"
+#include "prefix_identities.h"
 
 namespace ncclscope {
 
@@ -31,6 +32,7 @@ class IncidentRecorder {
   /// `quotes`: the builder's quotes of the event's line (shared with its other records).
   void Add(const Event& event, Job* job, int proc, LineQuotes* quotes) {
     const EventData& d = event.data;
+    identities_.Note(proc, event.ctx);
     if (const auto* c = std::get_if<Connection>(&d)) {
       NoteConnectionRank(event.ctx, *c, proc);
       return;
@@ -101,6 +103,11 @@ class IncidentRecorder {
   };
 
   SourceState& Source(uint32_t source);
+  /// Rank of a line without NCCL's prefix: the event's own, PyTorch's `[Rank N]` / `[rankN]:`,
+  /// else a launcher's tag (torchrun --tee `[defaultN]:`, mpirun `[1,N]`, srun `N: `) unless
+  /// that tag covers several processes (identities_).
+  /// `from_tag` (when given) is set when the rank is the launcher's tag.
+  int LineRank(const EventContext& ctx, int event_rank, bool* from_tag = nullptr) const;
   void NoteConnectionRank(const EventContext& ctx, const Connection& c, int proc);
   /// A rank the printing process states of itself (connection lines, its proxy service's
   /// messages); `proc` is the builder's process, -1 when unknown.
@@ -131,6 +138,7 @@ class IncidentRecorder {
   static constexpr uint64_t kCutJoinLines = 8;
 
   std::vector<SourceState> sources_;
+  PrefixIdentities identities_;  ///< Whether a line's tag is a rank and its collector pid a writer.
   std::map<InstanceKey, int> instance_of_;       ///< Current instance of (host, pid).
   std::set<InstanceKey> banner_seen_;            ///< Printed the NCCL version banner.
   std::map<std::tuple<int, int64_t, int, int>, size_t> per_kind_;  ///< Cap counters.

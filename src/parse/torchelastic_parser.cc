@@ -104,9 +104,12 @@ bool ParseTorchelastic(std::string_view msg, EventData* data) {
 }
 
 bool ParseTorchelasticField(std::string_view line, EventData* data) {
-  // Exactly two blanks, the key padded with blanks to ten characters, ": ".
-  if (!StartsWith(line, "  ") || line.size() < 14 || line[2] == ' ') return false;
-  std::string_view rest = line.substr(2);
+  // Two blanks, the key padded with blanks to ten characters, ": ". One blank when a launcher's
+  // tag took the other: Open MPI 5 writes `[1,0]<stderr>: ` with a blank, 4 without, and the
+  // tag's matcher takes a blank after it either way.
+  const size_t indent = StartsWith(line, "  ") ? 2 : StartsWith(line, " ") ? 1 : 0;
+  if (indent == 0 || line.size() < indent + 12 || line[indent] == ' ') return false;
+  std::string_view rest = line.substr(indent);
   size_t end = 0;
   while (end < rest.size() && (IsAlpha(rest[end]) || rest[end] == '_')) ++end;
   const std::string_view key = rest.substr(0, end);

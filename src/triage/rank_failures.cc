@@ -478,6 +478,43 @@ void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups
   *groups = std::move(kept);
 }
 
+/// A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure", PyTorch's
+/// exception behind a syslog or journald prefix) is the one NCCL process of the attempt on that
+/// host, when there is one; when that process failed already (its own NCCL warning, the
+/// launcher's exit line), the line joins that failure instead of naming it a second time.
+void SettleHostOnlyFailures(const AttemptView& view, std::vector<RankFailure>* groups) {
+  auto pid_of = [&](const RankFailure& g) -> int64_t {
+    if (g.pid > 0) return g.pid;
+    const ProcessInstance* p = view.ProcessOfRank(g.rank);
+    return p != nullptr ? p->pid : -1;
+  };
+  std::vector<bool> merged(groups->size(), false);
+  for (size_t n = 0; n < groups->size(); ++n) {
+    RankFailure& f = (*groups)[n];
+    if (f.rank >= 0 || f.pid > 0 || f.host.empty()) continue;
+    const ProcessInstance* only = view.OnlyProcessOnHost(f.host);
+    if (only == nullptr) continue;
+    for (size_t m = 0; m < groups->size() && !merged[n]; ++m) {
+      RankFailure& g = (*groups)[m];
+      if (m == n || merged[m] || pid_of(g) != only->pid) continue;
+      g.lines.insert(g.lines.end(), f.lines.begin(), f.lines.end());
+      std::stable_sort(g.lines.begin(), g.lines.end(), &AttemptView::Before);
+      if (AttemptView::Before(f.first, g.first)) g.first = f.first;
+      g.table_root_cause = g.table_root_cause || f.table_root_cause;
+      merged[n] = true;
+    }
+    if (!merged[n]) {
+      f.rank = only->rank;
+      f.pid = only->pid;
+    }
+  }
+  std::vector<RankFailure> kept;
+  for (size_t n = 0; n < groups->size(); ++n) {
+    if (!merged[n]) kept.push_back(std::move((*groups)[n]));
+  }
+  *groups = std::move(kept);
+}
+
 /// Errors that state a condition of the whole node (its driver, its NVSwitch fabric, the NCCL
 /// build it runs), not of one rank: every GPU process there fails the same way.
 constexpr std::string_view kNodeWideErrors[] = {
@@ -675,18 +712,12 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
   std::vector<RankFailure> groups;
   for (int64_t key : order) groups.push_back(std::move(by_key[key]));
   MergeNodeOomKills(view, &groups);
+  SettleHostOnlyFailures(view, &groups);
   std::vector<RankFailure> out;
   for (RankFailure& f : groups) {
     if (const ProcessInstance* p = view.ProcessOfRank(f.rank)) {
       if (f.host.empty() || f.host == "localhost") f.host = p->host;
       if (f.pid <= 0) f.pid = p->pid;
-    } else if (f.rank < 0 && f.pid <= 0 && !f.host.empty()) {
-      // A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure"): the
-      // one NCCL process of the attempt on that host, when there is one.
-      if (const ProcessInstance* only = view.OnlyProcessOnHost(f.host)) {
-        f.rank = only->rank;
-        f.pid = only->pid;
-      }
     }
     Classify(&f);
     NoteNodeWideCondition(&f);
@@ -694,17 +725,23 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
     out.push_back(std::move(f));
   }
   // Rankless fatal signals ("Fatal Python error" without a prefix) merge into the ranked
-  // failure of the same signal when there is one (the launcher named the rank).
-  std::vector<RankFailure> merged;
-  for (RankFailure& f : out) {
-    if (f.rank < 0 && f.pid <= 0 && f.signal > 0) {
-      bool absorbed = false;
-      for (RankFailure& g : out) {
-        if (&g != &f && g.rank >= 0 && g.signal == f.signal) absorbed = true;
-      }
-      if (absorbed) continue;
+  // failure of the same signal when there is one (the launcher named the rank): the dying
+  // process's own report is that failure's evidence too.
+  std::vector<bool> absorbed(out.size(), false);
+  for (size_t n = 0; n < out.size(); ++n) {
+    const RankFailure& f = out[n];
+    if (f.rank >= 0 || f.pid > 0 || f.signal <= 0) continue;
+    for (size_t m = 0; m < out.size() && !absorbed[n]; ++m) {
+      RankFailure& g = out[m];
+      if (m == n || g.rank < 0 || g.signal != f.signal) continue;
+      g.lines.insert(g.lines.end(), f.lines.begin(), f.lines.end());
+      std::stable_sort(g.lines.begin(), g.lines.end(), &AttemptView::Before);
+      absorbed[n] = true;
     }
-    merged.push_back(std::move(f));
+  }
+  std::vector<RankFailure> merged;
+  for (size_t n = 0; n < out.size(); ++n) {
+    if (!absorbed[n]) merged.push_back(std::move(out[n]));
   }
   AbsorbRanklessErrors(view, &merged);
   std::stable_sort(merged.begin(), merged.end(), [](const RankFailure& a, const RankFailure& b) {

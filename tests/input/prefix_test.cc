@@ -134,6 +134,22 @@ TEST(StripPrefixes, PytorchRankPrefixLeavesTheC10Header) {
   EXPECT_TRUE(s.meta.launcher_rank_global);  // PyTorch's own prefix: the global rank
 }
 
+TEST(StripPrefixes, PytorchRankInsideALaunchersTaskTagWins) {
+  // nccl#1176: `srun -l torchrun` tags every worker of node 3 with `3: `; PyTorch's prefix
+  // inside it names the process.
+  Stripped s = Strip("3: [rank24]:[W ProcessGroupNCCL.cpp:2302] Warning: x");
+  EXPECT_EQ(s.text, "[W ProcessGroupNCCL.cpp:2302] Warning: x");
+  EXPECT_EQ(s.meta.launcher_rank, 24);
+  EXPECT_TRUE(s.meta.launcher_rank_global);
+  Stripped m = Strip("[1,0]<stderr>:[rank5]: Traceback (most recent call last):");
+  EXPECT_EQ(m.meta.launcher_rank, 5);
+  EXPECT_TRUE(m.meta.launcher_rank_global);
+  // The other way round, a launcher's tag inside PyTorch's prefix does not replace it.
+  Stripped t = Strip("[rank2]:[default0]:x");
+  EXPECT_EQ(t.meta.launcher_rank, 2);
+  EXPECT_TRUE(t.meta.launcher_rank_global);
+}
+
 TEST(StripPrefixes, RoleRankPrefixIsNotKnownToBeGlobal) {
   // torchrun --tee's `[default3]:` may be the local rank; a role named like "ranker" is no
   // `[rankN]:` either.
@@ -253,7 +269,9 @@ TEST(StripPrefixes, StackWithAnsiKeepsMetaValid) {
   EXPECT_EQ(s.text, "[W1121 12:00:00.1 x.cpp:1] warn");
   EXPECT_EQ(s.timestamp, "2025-05-16T16:39:55Z");
   EXPECT_EQ(s.pod, "p/c");
-  EXPECT_EQ(s.meta.launcher_rank, 1);  // The outermost rank prefix wins.
+  // PyTorch's global rank wins over torchrun's local one outside it (node 2 of 4 GPUs).
+  EXPECT_EQ(s.meta.launcher_rank, 5);
+  EXPECT_TRUE(s.meta.launcher_rank_global);
   EXPECT_TRUE(s.meta.had_ansi);
 }
 

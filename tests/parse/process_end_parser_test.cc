@@ -4,6 +4,7 @@
 // Kubernetes, kernel), as noted.
 #include <gtest/gtest.h>
 
+#include "input/strip_prefixes_helper.h"
 #include "parse/parse_test_util.h"
 
 namespace ncclscope {
@@ -51,6 +52,17 @@ TEST(Torchelastic, ChildFailedErrorTableLines) {
   auto tb = ParseAs<LauncherEvent>("  traceback : Signal 9 (SIGKILL) received by PID 631");
   EXPECT_EQ(tb.key, "traceback");
   EXPECT_EQ(tb.value, "Signal 9 (SIGKILL) received by PID 631");
+}
+
+TEST(Torchelastic, TableFieldBehindMpirunsTagKeepsOneBlank) {
+  // `[1,0]<stderr>:  exitcode  : 1 (pid: 848)`: the tag's matcher takes one of the two blanks
+  // (Open MPI 5 writes one after the tag itself).
+  const std::string text = testing::Strip("[1,0]<stderr>:  exitcode  : 1 (pid: 848)").text;
+  EXPECT_EQ(text, " exitcode  : 1 (pid: 848)");
+  const auto code = ParseAs<LauncherEvent>(text);
+  EXPECT_EQ(code.kind, LauncherKind::kTableField);
+  EXPECT_EQ(code.key, "exitcode");
+  EXPECT_EQ(code.value, "1 (pid: 848)");
 }
 
 TEST(Torchelastic, TableLookAlikesStayQuiet) {

@@ -54,6 +54,9 @@ struct Incident {
   IncidentKind kind = IncidentKind::kExit;
   int attempt = 0;      ///< Restart attempt (0 = first).
   int rank = -1;        ///< Global rank when known.
+  /// `rank` is a launcher's tag before the line (srun's `3: `, mpirun's `[1,3]`), not a rank the
+  /// line states: the recorder drops it when the tag turns out to cover several processes.
+  bool rank_from_tag = false;
   int local_rank = -1;  ///< Launcher's local rank when printed.
   int peer_local_rank = -1;  ///< kPeerClosed: the local rank whose connection closed.
   int64_t pid = -1;     ///< The process's id when known (NCCL prefix, launcher line).
