@@ -242,6 +242,13 @@ void Classify(RankFailure* f) {
                   "it: that rank (the store's host, usually rank 0) crashed or exited, or is not "
                   "reachable from here — its own output says which";
       f->class_guessed = true;  // this rank is where it showed, likely not where it began
+    } else if (IsCascadeMessage(exception->message)) {
+      // "NCCL communicator was aborted", "remote process exited": what ended it followed an
+      // earlier failure (its watchdog's abort after a timeout, a peer's end). Nothing earlier in
+      // the input says which: this rank is where it showed.
+      f->detail = "the error reports an abort or a peer that went away: the failure it follows "
+                  "is not in the input";
+      f->class_guessed = true;
     }
     return;
   }
@@ -357,6 +364,7 @@ void Classify(RankFailure* f) {
   }
   f->cls = CauseClass::kPythonException;
   f->what = "ended with an error";
+  f->class_guessed = true;  // nothing says how (a failure table's entry cut before its fields)
 }
 
 /// Marks `f` as fallout, or reclassifies it from its own earlier error.
@@ -384,6 +392,17 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   if (f->signal == 15 && h.signalled != nullptr && !own_before_signal) {
     f->fallout = true;
     f->fallout_what = "stopped by the launcher (SIGTERM)";
+    return;
+  }
+  // torchelastic's failure table lists the first failure under "Root Cause (first observed
+  // failure)" and the others under "Failures:": a worker listed there that ended by SIGTERM was
+  // stopped by the agent after the first one failed, also when the agent's "Sending process
+  // ... closing signal" line is not in the input (an excerpt of the table).
+  if (f->signal == 15 && h.own_error == nullptr && !f->table_root_cause &&
+      std::all_of(f->lines.begin(), f->lines.end(),
+                  [](const Incident* i) { return i->from_table && !i->table_root_cause; })) {
+    f->fallout = true;
+    f->fallout_what = "stopped by the launcher (SIGTERM) after the first failure";
     return;
   }
   const bool teardown_kind = f->signal == 6 || f->cls == CauseClass::kNcclError ||

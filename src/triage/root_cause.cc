@@ -201,7 +201,10 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
     rc.reasoning = fmt::format("{} all {}{}{}: every rank failed the same way at once, so the "
                                "cause is common to them (configuration, data, environment)",
                                who, head.what, detail, when);
-    rc.confidence = Confidence::kHigh;
+    // Ranks that failed alike at once say the cause is common, unless how they failed is only
+    // the likeliest reading of an exit code (or a guess): then it is as uncertain as that.
+    rc.confidence =
+        head.class_guessed || head.exit_code_only ? Confidence::kMedium : Confidence::kHigh;
   }
   if (head.stale_id) {
     rc.reasoning += fmt::format(

@@ -77,7 +77,11 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       }
     } else if (i->kind == IncidentKind::kProgress && r.progress == nullptr &&
                (i->pg <= 0) && i->last_enqueued >= 0 &&
-               (r.late_timeout == nullptr || AttemptView::Before(i, r.late_timeout))) {
+               (r.late_timeout == nullptr || AttemptView::Before(i, r.late_timeout)) &&
+               // PyTorch prints a rank's progress when a failure is detected: one printed long
+               // before the first timeout in the input is an earlier failure's (an excerpt that
+               // lost that failure's timeouts), not where the rank stood when these timed out.
+               !(first->time && i->time && *first->time - *i->time > kWaveNanos)) {
       r.progress = i;
     }
   }
