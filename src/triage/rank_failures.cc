@@ -246,8 +246,9 @@ void Classify(RankFailure* f) {
       // "NCCL communicator was aborted", "remote process exited": what ended it followed an
       // earlier failure (its watchdog's abort after a timeout, a peer's end). Nothing earlier in
       // the input says which: this rank is where it showed.
-      f->detail = "the error reports an abort or a peer that went away: the failure it follows "
-                  "is not in the input";
+      f->detail =
+          "the error reports an abort or a peer that went away: the failure it follows "
+          "is not in the input";
       f->class_guessed = true;
     }
     return;

@@ -75,8 +75,8 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       } else if (r.timeout == nullptr && r.late_timeout == nullptr) {
         r.late_timeout = i;
       }
-    } else if (i->kind == IncidentKind::kProgress && r.progress == nullptr &&
-               (i->pg <= 0) && i->last_enqueued >= 0 &&
+    } else if (i->kind == IncidentKind::kProgress && r.progress == nullptr && (i->pg <= 0) &&
+               i->last_enqueued >= 0 &&
                (r.late_timeout == nullptr || AttemptView::Before(i, r.late_timeout)) &&
                // PyTorch prints a rank's progress when a failure is detected: one printed long
                // before the first timeout in the input is an earlier failure's (an excerpt that

@@ -5,10 +5,10 @@
 // one the scenario's ground truth names. A window that lacks the culprit's lines may name
 // another rank, at medium or low confidence (the first failure the excerpt shows), or none.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -35,7 +35,8 @@ std::vector<Scenario> Scenarios() {
       Scenario s;
       s.label = file;
       s.culprits = e["attempts"][0]["ranks"].get<std::vector<int>>();
-      const std::string text = testing::ReadFileOrDie(testing::TestData(std::string(dir) + "/" + file));
+      const std::string text =
+          testing::ReadFileOrDie(testing::TestData(std::string(dir) + "/" + file));
       size_t start = 0;
       while (start < text.size()) {
         size_t nl = text.find('\n', start);
@@ -70,8 +71,8 @@ TEST_P(ExcerptRootCause, NeverBlamesAWrongRankWithHighConfidence) {
       for (const Culprit& c : rc.culprits) {
         const bool expected = c.rank < 0 || std::find(s.culprits.begin(), s.culprits.end(),
                                                       c.rank) != s.culprits.end();
-        EXPECT_TRUE(expected) << s.label << " lines " << begin + 1 << "-" << begin + size
-                              << ": " << CauseClassName(rc.cls) << " names rank " << c.rank
+        EXPECT_TRUE(expected) << s.label << " lines " << begin + 1 << "-" << begin + size << ": "
+                              << CauseClassName(rc.cls) << " names rank " << c.rank
                               << " with high confidence: " << rc.reasoning;
       }
     }
