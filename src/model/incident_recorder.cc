@@ -1057,6 +1057,17 @@ void IncidentRecorder::Finish(Job* job) const {
   LinkLoneProcessToTaggedRank(*job, identities_, &log);
   const PidHosts pid_hosts(*job);
   const InstanceLookup instances(log.instances);
+  // Inputs that also hold NCCL lines of a process whose lines were all noise (no instance):
+  // "the one NCCL process of the input" below is not known to be the only one there.
+  std::set<uint32_t> sources_with_silent_process;
+  {
+    std::set<std::pair<std::string_view, uint32_t>> with_instance;
+    for (const ProcessInstance& p : log.instances) with_instance.emplace(p.host, p.pid);
+    for (const Process& p : job->processes) {
+      if (p.headless || with_instance.count({p.hostname, p.pid}) > 0) continue;
+      sources_with_silent_process.insert(p.sources.begin(), p.sources.end());
+    }
+  }
   // Ranks of processes from their pids (launcher lines name the pid), pids from ranks.
   for (Incident& i : log.incidents) {
     const ProcessInstance* by_pid = nullptr;
@@ -1090,7 +1101,8 @@ void IncidentRecorder::Finish(Job* job) const {
       // `kubectl describe` lines name no process: they follow the pod's own log under its
       // `kubectl logs --prefix` tag (one source per container). A container that ran one NCCL
       // process in this attempt is that process; with several the pod is all that is known.
-      if (const ProcessInstance* only = instances.OnlyInSource(i.attempt, i.evidence.source)) {
+      const ProcessInstance* only = instances.OnlyInSource(i.attempt, i.evidence.source);
+      if (only != nullptr && sources_with_silent_process.count(i.evidence.source) == 0) {
         i.rank = only->rank;
         i.pid = only->pid;
         i.host = only->host;

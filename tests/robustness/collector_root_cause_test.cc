@@ -266,7 +266,7 @@ struct Scenario {
 
 std::vector<Scenario> Scenarios() {
   std::vector<Scenario> out;
-  for (const char* dir : {"corpus/h200x2-failures", "corpus/h200x4"}) {
+  for (const char* dir : {"corpus/h200x2-failures", "corpus/h200x1-failures", "corpus/h200x4"}) {
     std::ifstream in(testing::TestData(std::string(dir) + "/expected-root-causes.json"));
     for (const auto& e : nlohmann::json::parse(in)) {
       if (e.contains("inputs")) continue;  // several inputs analysed together

@@ -1,5 +1,6 @@
-// The root cause of every failure scenario run on 2 × H200 (testdata/corpus/h200x2-failures,
-// expected-root-causes.json: what the log supports, written from the scenario's ground truth,
+// The root cause of every failure scenario run on 2 × H200 (testdata/corpus/h200x2-failures) and
+// on one H200 (testdata/corpus/h200x1-failures; each folder's expected-root-causes.json: what the
+// log supports, written from the scenario's ground truth,
 // not from ncclscope's output): class and culprit ranks per restart attempt, and no process
 // death is ever called a hang.
 #include <gtest/gtest.h>
@@ -18,19 +19,20 @@ namespace ncclscope {
 namespace {
 
 struct Scenario {
+  std::string dir;  ///< "corpus/h200x2-failures"
   std::string file;
   std::vector<std::string> inputs;  ///< Files or directories analysed together.
   nlohmann::json attempts;
 };
 
-std::vector<Scenario> Scenarios() {
-  std::ifstream in(testing::TestData("corpus/h200x2-failures/expected-root-causes.json"));
+std::vector<Scenario> Scenarios(const std::string& dir) {
+  std::ifstream in(testing::TestData(dir + "/expected-root-causes.json"));
   nlohmann::json j = nlohmann::json::parse(in);
   std::vector<Scenario> out;
   for (const auto& e : j) {
     std::vector<std::string> inputs = {e["file"]};
     if (e.contains("inputs")) inputs = e["inputs"].get<std::vector<std::string>>();
-    out.push_back({e["file"], inputs, e["attempts"]});
+    out.push_back({dir, e["file"], inputs, e["attempts"]});
   }
   return out;
 }
@@ -38,7 +40,7 @@ std::vector<Scenario> Scenarios() {
 AnalysisResult AnalyzeScenario(const Scenario& s) {
   AnalyzeOptions o;
   for (const std::string& in : s.inputs) {
-    o.inputs.push_back(testing::TestData("corpus/h200x2-failures/" + in));
+    o.inputs.push_back(testing::TestData(s.dir + "/" + in));
   }
   o.jobs = 1;
   AnalysisResult r;
@@ -98,16 +100,23 @@ TEST_P(ScenarioRootCause, SymptomFindingsPointAtTheCause) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(H200x2, ScenarioRootCause, ::testing::ValuesIn(Scenarios()),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           if (n.size() > 4 && n.substr(n.size() - 4) == ".log") n.resize(n.size() - 4);
-                           if (info.param.inputs.size() > 1) n += "_with_companions";
-                           for (char& c : n) {
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return n;
-                         });
+/// Test names from scenario files: `kill_p2p`, `kill_per_rank_files_with_companions`.
+const auto kScenarioName = [](const auto& info) {
+  std::string n = info.param.file;
+  if (n.size() > 4 && n.substr(n.size() - 4) == ".log") n.resize(n.size() - 4);
+  if (info.param.inputs.size() > 1) n += "_with_companions";
+  for (char& c : n) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+};
+
+INSTANTIATE_TEST_SUITE_P(H200x2, ScenarioRootCause,
+                         ::testing::ValuesIn(Scenarios("corpus/h200x2-failures")), kScenarioName);
+// Run on one H200 (two ranks as two simulated hosts): the rank that fails is rank 0, the
+// NCCL bootstrap root, or fails in init or in its configuration (scripts/run-new.sh).
+INSTANTIATE_TEST_SUITE_P(H200x1, ScenarioRootCause,
+                         ::testing::ValuesIn(Scenarios("corpus/h200x1-failures")), kScenarioName);
 
 }  // namespace
 }  // namespace ncclscope

@@ -1,0 +1,116 @@
+"""Failure-scenario workload for ncclscope's root-cause corpus (2 GPUs).
+
+A short "training" loop of all-reduces whose ranks fail in a chosen way, so that the
+NCCL_DEBUG=INFO log of a real job shows the failure and its fallout.
+
+WL_MODE      basic | kill | segv | abort | pyexc | oom | late | mismatch | stuck | restart
+WL_BAD_RANK  rank that misbehaves (default: world - 1)
+WL_FAIL_STEP step at which it misbehaves (default 3)
+WL_STEPS     steps of the loop (default 6)
+WL_TIMEOUT   ProcessGroup timeout in seconds (default 120)
+WL_HOSTS     N: rank r pretends to live on host r // (world / N) (NCCL_HOSTID)
+WL_LATE_S    late: seconds the bad rank sleeps before init_process_group
+WL_STUCK_S   stuck: seconds the bad rank sleeps in Python at the failing step
+WL_LAZY      1: init_process_group without device_id (NCCL's communicator is created at the
+             first collective)
+WL_BAD_IFNAME  the bad rank alone sets NCCL_SOCKET_IFNAME to this before init
+WL_SAME_GPU  1: every rank uses GPU 0 (a duplicate GPU)
+"""
+import ctypes
+import datetime
+import logging
+import os
+import signal
+import time
+
+import torch
+import torch.distributed as dist
+from torch.distributed.elastic.multiprocessing.errors import record
+
+log = logging.getLogger("train")
+
+
+def env_ranks():
+    # mpirun starts the workers itself: map Open MPI's variables to torch's.
+    if "RANK" not in os.environ and "OMPI_COMM_WORLD_RANK" in os.environ:
+        os.environ["RANK"] = os.environ["OMPI_COMM_WORLD_RANK"]
+        os.environ["WORLD_SIZE"] = os.environ["OMPI_COMM_WORLD_SIZE"]
+        os.environ["LOCAL_RANK"] = os.environ["OMPI_COMM_WORLD_LOCAL_RANK"]
+    return (int(os.environ["LOCAL_RANK"]), int(os.environ["RANK"]),
+            int(os.environ["WORLD_SIZE"]))
+
+
+def train_step(step, x, rank, world, mode, bad):
+    if rank == bad and step == int(os.environ.get("WL_FAIL_STEP", "3")):
+        if mode == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif mode == "segv":
+            ctypes.string_at(0)
+        elif mode == "abort":
+            os.abort()
+        elif mode == "restartkill" and os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0":
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif mode == "pyexc" or (mode == "restart" and
+                                 os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0"):
+            raise ValueError(f"loss became NaN at step {step}")
+        elif mode == "oom":
+            big = torch.empty((200 * 1024 ** 3) // 4, device="cuda")
+            x.add_(big[:1])
+        elif mode == "mismatch":
+            # Another collective than the other ranks: all-to-all instead of all-reduce.
+            out = torch.empty_like(x)
+            dist.all_to_all_single(out, x)
+            torch.cuda.synchronize()
+            return
+        elif mode == "hostoom":
+            # Host memory until the kernel's OOM killer (a cgroup limit) ends the process.
+            hog = []
+            while True:
+                hog.append(bytearray(512 * 1024 * 1024))
+                hog[-1][::4096] = b"x" * len(hog[-1][::4096])
+        elif mode == "stuck":
+            time.sleep(float(os.environ.get("WL_STUCK_S", "60")))
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+
+
+@record
+def main():
+    mode = os.environ.get("WL_MODE", "basic")
+    local, rank, world = env_ranks()
+    logging.basicConfig(level=logging.INFO,
+                        format=f"%(asctime)s %(levelname)s [rank{rank}] %(message)s")
+    bad = int(os.environ.get("WL_BAD_RANK", str(world - 1)))
+    hosts = int(os.environ.get("WL_HOSTS", "0"))
+    if hosts:
+        per = max(1, world // hosts)
+        os.environ["NCCL_HOSTID"] = f"simhost{rank // per}"
+    ngpu = torch.cuda.device_count()
+    if os.environ.get("WL_SAME_GPU") == "1":
+        ngpu = 1
+    if rank == bad and os.environ.get("WL_BAD_IFNAME"):
+        os.environ["NCCL_SOCKET_IFNAME"] = os.environ["WL_BAD_IFNAME"]
+    torch.cuda.set_device(local % ngpu)
+    if mode == "late" and rank == bad:
+        time.sleep(float(os.environ.get("WL_LATE_S", "15")))
+    timeout = datetime.timedelta(seconds=int(os.environ.get("WL_TIMEOUT", "120")))
+    if os.environ.get("WL_LAZY") == "1":
+        dist.init_process_group("nccl", timeout=timeout)
+    else:
+        dist.init_process_group("nccl", device_id=torch.device("cuda", local % ngpu),
+                                timeout=timeout)
+    log.info("process group ready: world %d, cuda device %d", world, local % ngpu)
+    x = torch.ones(16 * 1024 * 1024, device="cuda")
+    for step in range(int(os.environ.get("WL_STEPS", "6"))):
+        train_step(step, x, rank, world, mode, bad)
+        if rank == 0:
+            log.info("step %d done", step)
+        time.sleep(0.2)
+    dist.barrier()
+    dist.destroy_process_group()
+    if rank == 0:
+        log.info("training finished")
+
+
+if __name__ == "__main__":
+    main()
