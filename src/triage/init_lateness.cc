@@ -125,3 +125,73 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
 }
 
 }  // namespace ncclscope::triage_internal
+
+namespace ncclscope::triage_internal {
+namespace {
+
+/// The rank PyTorch fetches the NCCL unique id from ("... retrieving ncclUniqueId from [0] via
+/// c10d key-value store ..."), or -1.
+int UniqueIdCreator(std::string_view message) {
+  constexpr std::string_view kFrom = "ncclUniqueId from [";
+  const size_t at = message.find(kFrom);
+  if (at == std::string_view::npos) return -1;
+  int rank = 0;
+  size_t k = at + kFrom.size();
+  const size_t start = k;
+  while (k < message.size() && k - start < 7 && message[k] >= '0' && message[k] <= '9')
+    rank = rank * 10 + (message[k++] - '0');
+  return k > start && k < message.size() && message[k] == ']' ? rank : -1;
+}
+
+bool SaysTimedOut(std::string_view message) {
+  for (std::string_view t : {"wait timeout", "timed out", "Timeout", "timeout after"}) {
+    if (message.find(t) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<RootCause> FromUniqueIdWait(const AttemptView& view,
+                                          const std::vector<RankFailure>& failures,
+                                          const RankFailure& head) {
+  const Incident* fetch = nullptr;
+  for (const Incident* i : head.lines) {
+    if (IsUniqueIdFetchFailure(i->message) && SaysTimedOut(i->message)) {
+      fetch = i;
+      break;
+    }
+  }
+  if (fetch == nullptr) return std::nullopt;
+  const int creator = UniqueIdCreator(fetch->message);
+  if (creator < 0 || creator == head.rank) return std::nullopt;
+  // The creator's own failure (it crashed before publishing the id) is the cause, not a delay.
+  for (const RankFailure& f : failures) {
+    if (f.rank == creator && !f.fallout) return std::nullopt;
+  }
+  const ProcessInstance* p = view.ProcessOfRank(creator);
+  if (p != nullptr && !p->world_init.text.empty()) return std::nullopt;  // it reached init
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.cls = CauseClass::kLateStart;
+  rc.job_failed = true;
+  rc.confidence = Confidence::kMedium;
+  rc.culprits.push_back(view.CulpritOfRank(creator));
+  rc.time = fetch->time;
+  rc.time_text = fetch->time_text;
+  rc.what = fmt::format("did not reach NCCL's init in time: it never published the NCCL unique "
+                        "id that rank {} waited for",
+                        head.rank >= 0 ? std::to_string(head.rank) : std::string("another"));
+  rc.reasoning = fmt::format(
+      "{} timed out fetching the NCCL unique id from rank {} (PyTorch: \"{}\"), and rank {} "
+      "printed no NCCL init line in the input and no failure of its own: it was late or stuck "
+      "before init_process_group (a slow start: data loading, a download, a long first step), "
+      "or its output is not in the input",
+      head.rank >= 0 ? fmt::format("rank {}", head.rank) : std::string("a rank"), creator,
+      Headline(fetch->message), creator);
+  rc.evidence.push_back(fetch->evidence);
+  rc.cause_lines.push_back({fetch->evidence.source, fetch->evidence.line});
+  return rc;
+}
+
+}  // namespace ncclscope::triage_internal

@@ -35,11 +35,6 @@ bool NamesFailedNcclCall(std::string_view message) {
   return false;
 }
 
-/// PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d
-/// key-value store by key '0', but store->get('0') got error: Connection reset by peer".
-bool IsUniqueIdFetchFailure(std::string_view message) {
-  return Contains(message, "retrieving ncclUniqueId") && Contains(message, "got error: ");
-}
 
 CauseClass ClassOfException(std::string_view type, std::string_view message) {
   if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
@@ -63,14 +58,6 @@ CauseClass ClassOfException(std::string_view type, std::string_view message) {
   return CauseClass::kPythonException;
 }
 
-/// The first sentence or two of a long message (the whole one stays in the evidence).
-std::string Headline(std::string_view s) {
-  constexpr size_t kMax = 160;
-  if (s.size() <= kMax) return std::string(s);
-  const size_t dot = s.rfind(". ", kMax);
-  if (dot != s.npos && dot > 20) return std::string(s.substr(0, dot + 1));
-  return ClipText(s, kMax);
-}
 
 /// Key of a failure: the rank, else the pid, else the incident itself.
 int64_t KeyOf(const Incident& i, size_t index) {
@@ -682,10 +669,15 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
       same->lines.insert(same->lines.begin(), f.lines.begin(), f.lines.end());
       if (AttemptView::Before(f.first, same->first)) same->first = f.first;
     } else if (owner != nullptr) {
-      owner->cls = f.cls;
-      owner->what = f.what;
-      owner->detail = f.detail;
-      owner->exit_code_only = f.exit_code_only;  // the error's class, no longer the exit code's
+      // The error says how the process failed, better than its exit code; unless the error is
+      // a guess itself (a failure table's entry cut before its fields).
+      if (!f.class_guessed) {
+        owner->cls = f.cls;
+        owner->what = f.what;
+        owner->detail = f.detail;
+        owner->exit_code_only = f.exit_code_only;  // the error's class, no longer the exit code's
+        owner->class_guessed = false;
+      }
       if (owner->host.empty()) owner->host = f.host;
       if (owner->pid <= 0) owner->pid = f.pid;
       owner->lines.insert(owner->lines.begin(), f.lines.begin(), f.lines.end());
@@ -707,6 +699,21 @@ void AbsorbRanklessErrors(const AttemptView& view, std::vector<RankFailure>* fai
 }
 
 }  // namespace
+
+/// PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d
+/// key-value store by key '0', but store->get('0') got error: Connection reset by peer".
+bool IsUniqueIdFetchFailure(std::string_view message) {
+  return Contains(message, "retrieving ncclUniqueId") && Contains(message, "got error: ");
+}
+
+/// The first sentence or two of a long message (the whole one stays in the evidence).
+std::string Headline(std::string_view s) {
+  constexpr size_t kMax = 160;
+  if (s.size() <= kMax) return std::string(s);
+  const size_t dot = s.rfind(". ", kMax);
+  if (dot != s.npos && dot > 20) return std::string(s.substr(0, dot + 1));
+  return ClipText(s, kMax);
+}
 
 std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
   std::map<int64_t, RankFailure> by_key;

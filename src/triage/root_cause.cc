@@ -421,6 +421,10 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
   } else if (head != nullptr && head->cls == CauseClass::kCollectiveMismatch &&
              triage_internal::MismatchFromDetector(view)) {
     rc = *triage_internal::MismatchFromDetector(view);
+  } else if (std::optional<RootCause> waited =
+                 head != nullptr ? triage_internal::FromUniqueIdWait(view, failures, *head)
+                                 : std::nullopt) {
+    rc = *waited;
   } else if (head != nullptr) {
     rc = FromFailure(view, failures, *head);
   } else if (std::optional<RootCause> behind = ErrorBehindStall(view, timeouts, first_timeout)) {

@@ -88,7 +88,17 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view);
 /// attempt has no such report.
 std::optional<RootCause> FromDesyncReport(const AttemptView& view);
 /// A rank that reached init late or never; nullopt when init was on time.
+/// PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d
+/// key-value store ..., but store->get('0') got error: ...".
+bool IsUniqueIdFetchFailure(std::string_view message);
+/// The first sentence or two of a long message (the whole one stays in the evidence).
+std::string Headline(std::string_view s);
 std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed);
+/// A rank that timed out fetching the NCCL unique id from a creator rank that printed no NCCL
+/// init line and failed only as fallout: the creator was late (late-start, medium), else nullopt.
+std::optional<RootCause> FromUniqueIdWait(const AttemptView& view,
+                                          const std::vector<RankFailure>& failures,
+                                          const RankFailure& head);
 /// The first NCCL error that is not a consequence of a peer's end, or the peer that cascade
 /// errors name; nullopt when there is none.
 std::optional<RootCause> FromNcclErrors(const AttemptView& view);
