@@ -179,9 +179,10 @@ std::optional<RootCause> FromUniqueIdWait(const AttemptView& view,
   rc.culprits.push_back(view.CulpritOfRank(creator));
   rc.time = fetch->time;
   rc.time_text = fetch->time_text;
-  rc.what = fmt::format("did not reach NCCL's init in time: it never published the NCCL unique "
-                        "id that rank {} waited for",
-                        head.rank >= 0 ? std::to_string(head.rank) : std::string("another"));
+  rc.what = fmt::format(
+      "did not reach NCCL's init in time: it never published the NCCL unique "
+      "id that rank {} waited for",
+      head.rank >= 0 ? std::to_string(head.rank) : std::string("another"));
   rc.reasoning = fmt::format(
       "{} timed out fetching the NCCL unique id from rank {} (PyTorch: \"{}\"), and rank {} "
       "printed no NCCL init line in the input and no failure of its own: it was late or stuck "

@@ -35,7 +35,6 @@ bool NamesFailedNcclCall(std::string_view message) {
   return false;
 }
 
-
 CauseClass ClassOfException(std::string_view type, std::string_view message) {
   if (Contains(type, "OutOfMemoryError") || Contains(message, "CUDA out of memory")) {
     return CauseClass::kCudaOom;
@@ -57,7 +56,6 @@ CauseClass ClassOfException(std::string_view type, std::string_view message) {
   }
   return CauseClass::kPythonException;
 }
-
 
 /// Key of a failure: the rank, else the pid, else the incident itself.
 int64_t KeyOf(const Incident& i, size_t index) {
