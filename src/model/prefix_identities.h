@@ -28,8 +28,10 @@ class PrefixIdentities {
   /// An NCCL line with its head (ctx.pid, ctx.dev) of the builder's process `proc`, printed
   /// under ctx.meta's prefixes. Cheap when the process's prefixes did not change.
   void Note(int proc, const EventContext& ctx) {
-    if (ctx.meta == nullptr || proc < 0 || ctx.pid == 0) return;
+    if (ctx.meta == nullptr) return;
     const LineMeta& m = *ctx.meta;
+    // Most lines carry neither (a plain log): one test for them.
+    if ((m.launcher_rank < 0 && m.origin_pid == 0) || proc < 0 || ctx.pid == 0) return;
     const int tag = m.launcher_rank_global ? -1 : m.launcher_rank;
     if (static_cast<size_t>(proc) >= seen_.size()) seen_.resize(static_cast<size_t>(proc) + 1);
     Seen& s = seen_[static_cast<size_t>(proc)];
