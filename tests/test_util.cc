@@ -19,6 +19,18 @@ std::string ReadFileOrDie(const std::string& path) {
   return ss.str();
 }
 
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
 std::string BinaryPath() { return NCCLSCOPE_BINARY; }
 
 }  // namespace ncclscope::testing

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ncclscope::testing {
 
@@ -11,6 +12,9 @@ namespace ncclscope::testing {
 std::string TestData(std::string_view relative);
 /// Whole file as a string; fails the current test if unreadable.
 std::string ReadFileOrDie(const std::string& path);
+/// The lines of `text` without their newlines (a last line without one counts; no empty line
+/// after a final newline).
+std::vector<std::string> SplitLines(const std::string& text);
 /// Path of the built ncclscope binary.
 std::string BinaryPath();
 

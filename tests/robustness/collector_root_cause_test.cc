@@ -278,18 +278,6 @@ std::vector<Scenario> Scenarios() {
   return out;
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 /// Per attempt: "class [ranks]" (the culprits' ranks, -1 for a culprit of unknown rank).
 std::vector<std::string> Causes(const AnalysisResult& r) {
   std::vector<std::string> out;
@@ -321,7 +309,7 @@ TEST_P(CollectorRootCause, SameRootCauseAsThePlainLog) {
     }
     const auto& [text, want] = it->second;
     ASSERT_FALSE(want.empty());
-    const std::string wrapped = Wrap(GetParam().collector, Lines(text));
+    const std::string wrapped = Wrap(GetParam().collector, testing::SplitLines(text));
     EXPECT_EQ(Causes(AnalyzeText(wrapped, s.label)), want);
   }
 }

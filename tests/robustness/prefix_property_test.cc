@@ -20,18 +20,6 @@
 namespace ncclscope {
 namespace {
 
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 std::string JsonEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -168,7 +156,7 @@ class PrefixProperty : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PrefixProperty, SameConnectionsAndLinkClassesBehindAnyPrefix) {
   const std::string plain = testing::ReadFileOrDie(testing::TestData(GetParam()));
-  const std::vector<std::string> lines = SplitLines(plain);
+  const std::vector<std::string> lines = testing::SplitLines(plain);
   const auto want_conns = Connections(plain);
   const auto want_links = Links(plain);
   ASSERT_FALSE(want_conns.empty());

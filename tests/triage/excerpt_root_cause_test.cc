@@ -35,15 +35,8 @@ std::vector<Scenario> Scenarios() {
       Scenario s;
       s.label = file;
       s.culprits = e["attempts"][0]["ranks"].get<std::vector<int>>();
-      const std::string text =
-          testing::ReadFileOrDie(testing::TestData(std::string(dir) + "/" + file));
-      size_t start = 0;
-      while (start < text.size()) {
-        size_t nl = text.find('\n', start);
-        if (nl == std::string::npos) nl = text.size();
-        s.lines.push_back(text.substr(start, nl - start));
-        start = nl + 1;
-      }
+      s.lines = testing::SplitLines(
+          testing::ReadFileOrDie(testing::TestData(std::string(dir) + "/" + file)));
       out.push_back(std::move(s));
     }
   }
