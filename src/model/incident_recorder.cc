@@ -3,16 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <variant>
 
+#include "instance_lookup.h"
 #include "ncclscope/base/signals.h"
 #include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/timeline.h"
-#include "instance_lookup.h"
+#include "torchrun_log_dir.h"
 
 namespace ncclscope {
 namespace {
@@ -384,6 +385,11 @@ void IncidentRecorder::NoteLastErrorDetail(const EventContext& ctx, std::string_
 Incident* IncidentRecorder::Push(Incident incident, const EventContext& ctx, const SourceState& src,
                                  Job* job, LineQuotes* quotes) {
   IncidentLog& log = job->incidents;
+  // A line of a worker's own file under torchrun's --log-dir is that local rank's.
+  if (incident.rank < 0 && incident.local_rank < 0 && incident.pid <= 0 &&
+      src.path_local_rank >= 0) {
+    incident.local_rank = src.path_local_rank;
+  }
   const auto cap_key = std::make_tuple(incident.attempt, incident.pid >= 0 ? incident.pid : -2,
                                        incident.rank, static_cast<int>(incident.kind));
   size_t& n = per_kind_[cap_key];
@@ -430,6 +436,22 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
   SourceState& src = Source(ctx.source);
   TrackTime(ctx, &src);
   if (attempts_.empty()) attempts_.push_back(AttemptInfo{0, quotes->TimedQuote(ctx)});
+  if (!src.path_read) {
+    // torchrun --log-dir: `.../attempt_1/0/stderr.log` is local rank 0 in restart attempt 1.
+    src.path_read = true;
+    if (ctx.source < job->sources.size()) {
+      const TorchrunLogDirFile file = ParseTorchrunLogDirPath(job->sources[ctx.source].name);
+      src.path_local_rank = file.local_rank;
+      if (file.attempt > src.attempt) {
+        src.attempt = file.attempt;
+        while (static_cast<int>(attempts_.size()) <= file.attempt) {
+          attempts_.push_back(
+              AttemptInfo{static_cast<int>(attempts_.size()), quotes->TimedQuote(ctx)});
+        }
+        src.attempt_info = attempts_[static_cast<size_t>(file.attempt)];
+      }
+    }
+  }
   int inst = -1;
   if (!ctx.host.empty()) inst = InstanceOf(event, &src, job, quotes);
   banner_rank_.Note(ctx.source, inst, event);

@@ -86,6 +86,8 @@ class IncidentRecorder {
     /// collective operation timeout" line for the same work completes the same incident.
     std::map<int, int> progress_timeout;
     AttemptInfo attempt_info;
+    bool path_read = false;    ///< The input's path was read (torchrun's --log-dir layout).
+    int path_local_rank = -1;  ///< The local rank the input's path names, else -1.
   };
   struct InstanceKey {
     std::string host;
