@@ -225,6 +225,34 @@ int IncidentRecorder::LineRank(const EventContext& ctx, int event_rank, bool* fr
   return tag;
 }
 
+void IncidentRecorder::StartAttempt(const EventContext& ctx, SourceState* src,
+                                    LineQuotes* quotes) {
+  ++src->attempt;
+  src->failed_seen = false;
+  src->agent_pids.clear();
+  src->attempt_info = AttemptInfo{src->attempt, quotes->TimedQuote(ctx)};
+  while (static_cast<int>(attempts_.size()) <= src->attempt) {
+    attempts_.push_back(
+        AttemptInfo{static_cast<int>(attempts_.size()), src->attempt_info.started_by});
+  }
+}
+
+bool IncidentRecorder::NoteAgentPid(int64_t pid, bool signal, const EventContext& ctx,
+                                    SourceState* src, LineQuotes* quotes) {
+  // One failure's lines (the agent's signals to the other workers, the failed worker's exit
+  // report) come within seconds; a restarted group fails after its workers started again.
+  constexpr int64_t kRestartGapNanos = int64_t{5} * 1000000000;
+  if (pid <= 0 || PrintedTime(ctx).empty() || !src->last_key) return false;
+  const int64_t now = *src->last_key;  // this line's own time (TrackTime)
+  const bool restarted = signal && src->failed_seen && !src->agent_pids.empty() &&
+                         src->agent_pids.count(pid) == 0 && src->last_agent_key &&
+                         now - *src->last_agent_key > kRestartGapNanos;
+  if (restarted) StartAttempt(ctx, src, quotes);
+  src->agent_pids.insert(pid);
+  src->last_agent_key = now;
+  return restarted;
+}
+
 void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
   std::string_view t = PrintedTime(ctx);
   if (t.empty()) return;
@@ -253,10 +281,7 @@ int IncidentRecorder::InstanceOf(const Event& event, SourceState* src, Job* job,
   if (banner) banner_seen_.insert(key);
   if (it != instance_of_.end() && !reborn) return Remember(key, it->second);
   if (src->failed_seen && src->any_process && IsStartupEvent(event.data)) {
-    ++src->attempt;
-    src->failed_seen = false;
-    src->attempt_info = AttemptInfo{src->attempt, quotes->TimedQuote(ctx)};
-    if (static_cast<int>(attempts_.size()) <= src->attempt) attempts_.push_back(src->attempt_info);
+    StartAttempt(ctx, src, quotes);
   }
   src->any_process = true;
   ProcessInstance inst;
@@ -664,6 +689,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     switch (f->kind) {
       case FrameworkKind::kProcessSignal:
         identities_.NoteAgent(ctx);  // torchrun's agent signals its workers
+        if (NoteAgentPid(f->pid, /*signal=*/true, ctx, &src, quotes)) i.attempt = src.attempt;
         i.kind = IncidentKind::kSignalSent;
         i.pid = f->pid;
         i.signal = SignalFromText(f->detail);
@@ -740,6 +766,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     }
     if (x->reporter == ExitReporter::kTorchrun || x->reporter == ExitReporter::kDeepSpeed)
       identities_.NoteAgent(ctx);  // a launcher agent reports its workers' ends
+    if (x->reporter == ExitReporter::kTorchrun) NoteAgentPid(x->pid, /*signal=*/false, ctx, &src, quotes);
     Incident i = base();
     i.kind = IncidentKind::kExit;
     i.reporter = x->reporter;

@@ -86,6 +86,10 @@ class IncidentRecorder {
     /// collective operation timeout" line for the same work completes the same incident.
     std::map<int, int> progress_timeout;
     AttemptInfo attempt_info;
+    /// Worker pids torchrun's agent named in this attempt (its signals and exit reports), and
+    /// the time of its last such line: a restarted worker group shows as new pids.
+    std::set<int64_t> agent_pids;
+    std::optional<int64_t> last_agent_key;
     bool path_read = false;    ///< The input's path was read (torchrun's --log-dir layout).
     int path_local_rank = -1;  ///< The local rank the input's path names, else -1.
   };
@@ -128,6 +132,14 @@ class IncidentRecorder {
                            const SourceState& src, Job* job, LineQuotes* quotes);
   int InstanceOf(const Event& event, SourceState* src, Job* job, LineQuotes* quotes);
   void TrackTime(const EventContext& ctx, SourceState* src);
+  /// A worker pid named by torchrun's agent (`signal`: "Sending process N closing signal").
+  /// Returns true when it starts a new attempt: the agent signals pids it never named in this
+  /// attempt, well after the attempt failed (its console prints no restart line at the default
+  /// log level).
+  bool NoteAgentPid(int64_t pid, bool signal, const EventContext& ctx, SourceState* src,
+                    LineQuotes* quotes);
+  /// Starts the next attempt of `src` at this line.
+  void StartAttempt(const EventContext& ctx, SourceState* src, LineQuotes* quotes);
   int Remember(const InstanceKey& key, int instance);
   Incident* Push(Incident incident, const EventContext& ctx, const SourceState& src, Job* job,
                  LineQuotes* quotes);
