@@ -225,8 +225,7 @@ int IncidentRecorder::LineRank(const EventContext& ctx, int event_rank, bool* fr
   return tag;
 }
 
-void IncidentRecorder::StartAttempt(const EventContext& ctx, SourceState* src,
-                                    LineQuotes* quotes) {
+void IncidentRecorder::StartAttempt(const EventContext& ctx, SourceState* src, LineQuotes* quotes) {
   ++src->attempt;
   src->failed_seen = false;
   src->agent_pids.clear();
@@ -766,7 +765,8 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     }
     if (x->reporter == ExitReporter::kTorchrun || x->reporter == ExitReporter::kDeepSpeed)
       identities_.NoteAgent(ctx);  // a launcher agent reports its workers' ends
-    if (x->reporter == ExitReporter::kTorchrun) NoteAgentPid(x->pid, /*signal=*/false, ctx, &src, quotes);
+    if (x->reporter == ExitReporter::kTorchrun)
+      NoteAgentPid(x->pid, /*signal=*/false, ctx, &src, quotes);
     Incident i = base();
     i.kind = IncidentKind::kExit;
     i.reporter = x->reporter;
