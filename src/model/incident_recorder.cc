@@ -1061,6 +1061,42 @@ void LinkLoneProcessToTaggedRank(const Job& job, const PrefixIdentities& identit
 
 }  // namespace
 
+void IncidentRecorder::MoveToTheLaunchersAttempt(IncidentLog* log) const {
+  // Attempt of each worker pid the launcher's own lines name (its signals, its exit reports);
+  // -1 when they name it in several attempts (a pid reused by a restarted container).
+  std::map<int64_t, int> named;
+  for (const Incident& i : log->incidents) {
+    const bool launcher =
+        i.kind == IncidentKind::kSignalSent ||
+        (i.kind == IncidentKind::kExit && i.reporter == ExitReporter::kTorchrun && !i.from_table);
+    if (!launcher || i.pid <= 0) continue;
+    auto [it, fresh] = named.try_emplace(i.pid, i.attempt);
+    if (!fresh && it->second != i.attempt) it->second = -1;
+  }
+  if (named.empty()) return;
+  std::map<uint32_t, int> instances_in;
+  for (const ProcessInstance& p : log->instances) ++instances_in[p.first.source];
+  for (ProcessInstance& p : log->instances) {
+    const auto it = named.find(p.pid);
+    const uint32_t source = p.first.source;
+    // Only an input that counted no restart of its own: its attempt is the launcher's word.
+    if (it == named.end() || it->second <= p.attempt ||
+        (source < sources_.size() && sources_[source].attempt != 0)) {
+      continue;
+    }
+    const int from = p.attempt;
+    p.attempt = it->second;
+    const bool alone = instances_in[source] == 1;
+    for (Incident& i : log->incidents) {
+      if (i.attempt != from || i.evidence.source != source) continue;
+      if ((i.pid == static_cast<int64_t>(p.pid) && (i.host.empty() || i.host == p.host)) ||
+          (i.pid <= 0 && alone)) {
+        i.attempt = p.attempt;
+      }
+    }
+  }
+}
+
 void IncidentRecorder::Finish(Job* job) const {
   IncidentLog& log = job->incidents;
   // Year-less stamps (glog, c10, syslog) take the year of a dated stamp of the same input, else
@@ -1091,6 +1127,7 @@ void IncidentRecorder::Finish(Job* job) const {
   }
   log.attempts = attempts_;
   if (log.attempts.empty() && !log.incidents.empty()) log.attempts.push_back(AttemptInfo{});
+  MoveToTheLaunchersAttempt(&log);
   // A process whose init lines are not in the input (an excerpt) but whose connection lines
   // are: those lines state its rank (in the one communicator they show).
   for (ProcessInstance& p : log.instances) {

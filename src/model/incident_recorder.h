@@ -138,6 +138,10 @@ class IncidentRecorder {
   /// log level).
   bool NoteAgentPid(int64_t pid, bool signal, const EventContext& ctx, SourceState* src,
                     LineQuotes* quotes);
+  /// An input of one process (NCCL_DEBUG_FILE's per-process files) counts no restarts of its
+  /// own: a process that the launcher's lines in another input name in a later attempt belongs
+  /// to that attempt, and so do its lines.
+  void MoveToTheLaunchersAttempt(IncidentLog* log) const;
   /// Starts the next attempt of `src` at this line.
   void StartAttempt(const EventContext& ctx, SourceState* src, LineQuotes* quotes);
   int Remember(const InstanceKey& key, int instance);
