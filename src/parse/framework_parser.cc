@@ -393,7 +393,9 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
     // ncclInternalError: ...`): the NCCL error, as without the prefix.
     const std::string_view line = Trim(c.rest());
     const std::string_view word = line.substr(0, line.find(' '));
-    const bool exception = EndsWith(word, "Error:") || EndsWith(word, "Exception:");
+    // NCCL's result names (`ncclInvalidUsage:`, `ncclInvalidArgument:`) end in neither.
+    const bool exception = EndsWith(word, "Error:") || EndsWith(word, "Exception:") ||
+                           (StartsWith(word, "nccl") && EndsWith(word, ":"));
     if (exception && (ParseNcclErrorIn(line, data) || ParseNcclResultError(line, data) ||
                       (StartsWith(word, "nccl") && ClassifyMessage(line, ctx->torch_rank, -1, {}, data)))) {
       ctx->level = Level::kTorch;

@@ -161,6 +161,10 @@ INSTANTIATE_TEST_SUITE_P(
                FrameworkKind::kNcclErrorDetail, "ncclSystemError"},
         FwCase{"ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
                FrameworkKind::kNcclErrorDetail, "ncclInvalidUsage"},
+        // Indented: torchelastic's failure table quotes the exception (h200x1-failures/
+        // bad_ifname_rank1.log); `ncclInvalidUsage:` ends in neither "Error:" nor "Exception:".
+        FwCase{"  ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
+               FrameworkKind::kNcclErrorDetail, "ncclInvalidUsage"},
         FwCase{"[E1121 13:39:45.1 ProcessGroupNCCL.cpp:1] [PG 0 Rank 0] Heartbeat monitor timed "
                "out! Process will be terminated after dumping debug info.",
                FrameworkKind::kHeartbeatTimeout, ""},
