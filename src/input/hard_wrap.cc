@@ -130,8 +130,8 @@ bool CutBeforeColon(std::string_view line, std::string_view next) {
   std::string word(line.substr(b));
   word.append(rest);
   bool joined_names_error = false;
-  for (std::string_view end : {"error", "Error", "exception", "Exception", "Warning", "failure",
-                               "Failure", "failed"}) {
+  for (std::string_view end :
+       {"error", "Error", "exception", "Exception", "Warning", "failure", "Failure", "failed"}) {
     if (rest.ends_with(end)) return false;
     joined_names_error = joined_names_error || word.ends_with(end);
   }

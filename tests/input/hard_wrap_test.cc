@@ -151,8 +151,8 @@ TEST(HardWrap, WordCutBeforeItsColonContinuesTheLine) {
   // A tag or a word of its own after a line that ends in a whole word or a blank: a new line.
   EXPECT_FALSE(ContinuesLine("the last line of something that ended at the width.",
                              "srun: error: task 3: Killed"));
-  EXPECT_FALSE(ContinuesLine("a line cut inside a word that is not one of an error: foo ba",
-                             "r: baz"));
+  EXPECT_FALSE(
+      ContinuesLine("a line cut inside a word that is not one of an error: foo ba", "r: baz"));
   EXPECT_FALSE(ContinuesLine("x ", "rror: y"));
 }
 
