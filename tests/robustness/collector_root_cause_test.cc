@@ -2,16 +2,17 @@
 // why. Every failure scenario run on H200 machines (testdata/corpus/*/expected-root-causes.json)
 // is rewritten line by line as one collector or launcher writes it, the whole file alike (as a
 // real one does): kubectl --timestamps and --prefix, CRI and Docker json-file records, journald,
-// GitHub Actions and GitLab job logs, docker compose, pdsh, a markdown quote, CRLF, and the
-// launchers that run one torchrun per node (`srun -l torchrun`: every worker of the node behind
-// the node's task number; mpirun --tag-output). Collector clocks follow the lines' own times,
-// as a collector's receive time does. The root cause of every attempt (class and culprit
-// ranks) must be the plain file's.
+// GitHub Actions and GitLab job logs, docker compose, pdsh, a markdown quote, CRLF, Ray's and
+// vLLM's per-worker `pid=N` prefixes, and the launchers that run one torchrun per node (`srun -l
+// torchrun`: every worker of the node behind the node's task number; mpirun --tag-output).
+// Collector clocks follow the lines' own times, as a collector's receive time does. The root cause
+// of every attempt (class and culprit ranks) must be the plain file's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -167,6 +168,61 @@ std::string FirstNcclHost(const std::vector<std::string>& lines) {
   return "gpu-node-7";
 }
 
+/// The pid of NCCL's head (`host:pid:tid [dev] NCCL `, after NCCL's own `[timestamp] `), or "".
+std::string HeadPid(std::string_view l) {
+  // A launcher's tag first (torchrun --tee `[default1]:`, mpirun `[1,0]<stderr>:`).
+  if (l.starts_with("[") && !l.starts_with("[20")) {
+    const size_t tag = l.find(":");
+    if (tag != std::string_view::npos && tag < 24 &&
+        l.substr(0, tag).find(']') != std::string_view::npos)
+      l.remove_prefix(tag + 1);
+  }
+  if (l.starts_with("[20") && l.find("] ") != std::string_view::npos)
+    l.remove_prefix(l.find("] ") + 2);
+  const size_t colon = l.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon > 64) return {};
+  size_t at = colon + 1;
+  if (!SkipDigits(l, &at)) return {};
+  const std::string pid(l.substr(colon + 1, at - colon - 1));
+  if (at >= l.size() || l[at++] != ':' || !SkipDigits(l, &at)) return {};
+  // `[dev] NCCL ...`, or `[dev] misc/socket.cc:72 NCCL WARN ...` (a warning's location).
+  if (l.substr(at, 2) != " [" || !SkipDigits(l, &(at += 2)) || l.substr(at, 2) != "] " ||
+      l.find(" NCCL ", at) == std::string_view::npos)
+    return {};
+  return pid;
+}
+
+/// Who wrote each line, as a worker prefix (Ray's `pid=N`, vLLM's) names it: NCCL lines their
+/// head's pid, PyTorch's `[rankN]:` lines the pid of rank N (from the init lines of the largest
+/// communicator), other lines (the launcher's) nobody.
+std::vector<std::string> WriterPids(const std::vector<std::string>& lines) {
+  std::map<int, std::string> pid_of_rank;
+  int world = 0;
+  for (const std::string& l : lines) {
+    const std::string pid = HeadPid(l);
+    const size_t at = l.find(" rank ");
+    const size_t n = l.find(" nranks ");
+    if (pid.empty() || l.find(" comm 0x") == std::string::npos || at == std::string::npos ||
+        n == std::string::npos || n < at)
+      continue;
+    const int rank = std::atoi(l.c_str() + at + 6);
+    const int nranks = std::atoi(l.c_str() + n + 8);
+    if (nranks < world) continue;
+    world = nranks;
+    pid_of_rank[rank] = pid;
+  }
+  std::vector<std::string> out;
+  for (const std::string& l : lines) {
+    std::string pid = HeadPid(l);
+    if (pid.empty() && l.starts_with("[rank")) {
+      auto it = pid_of_rank.find(std::atoi(l.c_str() + 5));
+      if (it != pid_of_rank.end()) pid = it->second;
+    }
+    out.push_back(pid);
+  }
+  return out;
+}
+
 enum class Collector {
   kKubectlTimestamps,
   kCri,
@@ -184,6 +240,8 @@ enum class Collector {
   kSrunNodeTask0,
   kSrunNodeTask3,
   kMpirunNodeTask,
+  kRayWorker,
+  kVllmWorker,
 };
 
 struct CollectorCase {
@@ -198,8 +256,11 @@ std::string Wrap(Collector c, const std::vector<std::string>& lines) {
     if ((first = OwnTime(l))) break;
   }
   int64_t now = first.value_or(MicrosOf(2026, 11, 23, 9, 0, 0, 0));
+  const std::vector<std::string> writers = WriterPids(lines);
   std::string out;
-  for (const std::string& l : lines) {
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const std::string& l = lines[n];
+    const std::string& pid = writers[n];
     const std::optional<int64_t> own = OwnTime(l);
     now = own && *own >= now ? *own : now + 1;
     switch (c) {
@@ -249,6 +310,13 @@ std::string Wrap(Collector c, const std::vector<std::string>& lines) {
         break;
       case Collector::kSrunNodeTask3:
         out += "3: " + l;
+        break;
+      // Ray and vLLM prefix each worker's lines with its own pid; the driver's are bare.
+      case Collector::kRayWorker:
+        out += pid.empty() ? l : "(RayWorkerWrapper pid=" + pid + ", ip=10.0.0.3) " + l;
+        break;
+      case Collector::kVllmWorker:
+        out += pid.empty() ? l : "(VllmWorkerProcess pid=" + pid + ") " + l;
         break;
       case Collector::kMpirunNodeTask:
         out += "[1,0]<stderr>:" + l;
@@ -310,6 +378,7 @@ TEST_P(CollectorRootCause, SameRootCauseAsThePlainLog) {
     const auto& [text, want] = it->second;
     ASSERT_FALSE(want.empty());
     const std::string wrapped = Wrap(GetParam().collector, testing::SplitLines(text));
+    ASSERT_NE(wrapped, text) << "the collector's format was applied";
     EXPECT_EQ(Causes(AnalyzeText(wrapped, s.label)), want);
   }
 }
@@ -331,7 +400,9 @@ INSTANTIATE_TEST_SUITE_P(
                       CollectorCase{Collector::kCrlf, "crlf"},
                       CollectorCase{Collector::kSrunNodeTask0, "srun_node_task_0"},
                       CollectorCase{Collector::kSrunNodeTask3, "srun_node_task_3"},
-                      CollectorCase{Collector::kMpirunNodeTask, "mpirun_node_task"}),
+                      CollectorCase{Collector::kMpirunNodeTask, "mpirun_node_task"},
+                      CollectorCase{Collector::kRayWorker, "ray_worker"},
+                      CollectorCase{Collector::kVllmWorker, "vllm_worker"}),
     [](const ::testing::TestParamInfo<CollectorCase>& info) { return info.param.name; });
 
 }  // namespace
