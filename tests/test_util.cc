@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "ncclscope/base/text_tokens.h"
+
 namespace ncclscope::testing {
 
 std::string TestData(std::string_view relative) {
@@ -21,13 +23,7 @@ std::string ReadFileOrDie(const std::string& path) {
 
 std::vector<std::string> SplitLines(const std::string& text) {
   std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
+  for (std::string_view line : ncclscope::SplitLines(text)) lines.emplace_back(line);
   return lines;
 }
 

@@ -12,8 +12,8 @@ namespace ncclscope::testing {
 std::string TestData(std::string_view relative);
 /// Whole file as a string; fails the current test if unreadable.
 std::string ReadFileOrDie(const std::string& path);
-/// The lines of `text` without their newlines (a last line without one counts; no empty line
-/// after a final newline).
+/// The lines of `text` as owned strings (ncclscope::SplitLines: without their newlines and a
+/// CRLF's CR, no empty line after a final newline).
 std::vector<std::string> SplitLines(const std::string& text);
 /// Path of the built ncclscope binary.
 std::string BinaryPath();

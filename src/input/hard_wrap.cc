@@ -110,8 +110,6 @@ namespace {
 /// The line's first blank-separated word.
 std::string_view FirstWord(std::string_view s) { return s.substr(0, s.find(' ')); }
 
-bool IsWordByte(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
-
 /// True if `next` is the rest of a word cut at the wrap width just before its colon: `line`
 /// ends inside a word of letters and `next` starts with that word's lower-case rest and ": ",
 /// a rest that names no error by itself but the word joined again does (`CUDA e` `rror: an
@@ -122,7 +120,7 @@ bool CutBeforeColon(std::string_view line, std::string_view next) {
   if (line.empty() || !IsAlpha(line.back()) || next.empty() || next[0] < 'a' || next[0] > 'z')
     return false;
   size_t k = 0;
-  while (k < next.size() && k < 64 && IsWordByte(next[k])) ++k;
+  while (k < next.size() && k < 64 && ascii::IsWordChar(next[k])) ++k;
   if (k + 1 >= next.size() || next[k] != ':' || next[k + 1] != ' ') return false;
   size_t b = line.size();
   while (b > 0 && line.size() - b < 64 && IsAlpha(line[b - 1])) --b;

@@ -225,15 +225,18 @@ int IncidentRecorder::LineRank(const EventContext& ctx, int event_rank, bool* fr
   return tag;
 }
 
+void IncidentRecorder::GrowAttempts(int attempt, const Evidence& started_by) {
+  while (static_cast<int>(attempts_.size()) <= attempt) {
+    attempts_.push_back(AttemptInfo{static_cast<int>(attempts_.size()), started_by});
+  }
+}
+
 void IncidentRecorder::StartAttempt(const EventContext& ctx, SourceState* src, LineQuotes* quotes) {
   ++src->attempt;
   src->failed_seen = false;
   src->agent_pids.clear();
   src->attempt_info = AttemptInfo{src->attempt, quotes->TimedQuote(ctx)};
-  while (static_cast<int>(attempts_.size()) <= src->attempt) {
-    attempts_.push_back(
-        AttemptInfo{static_cast<int>(attempts_.size()), src->attempt_info.started_by});
-  }
+  GrowAttempts(src->attempt, src->attempt_info.started_by);
 }
 
 bool IncidentRecorder::NoteAgentPid(int64_t pid, bool signal, const EventContext& ctx,
@@ -468,10 +471,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
       src.path_local_rank = file.local_rank;
       if (file.attempt > src.attempt) {
         src.attempt = file.attempt;
-        while (static_cast<int>(attempts_.size()) <= file.attempt) {
-          attempts_.push_back(
-              AttemptInfo{static_cast<int>(attempts_.size()), quotes->TimedQuote(ctx)});
-        }
+        GrowAttempts(file.attempt, quotes->TimedQuote(ctx));
         src.attempt_info = attempts_[static_cast<size_t>(file.attempt)];
       }
     }
@@ -962,7 +962,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         Incident i = base();
         i.kind = IncidentKind::kException;
         i.rank = rank >= 0 ? rank : UniqueIdFetcherRank(t->message);
-        i.rank_from_tag = tagged && rank == line_rank;
+        i.rank_from_tag = tagged;  // then rank is the line's
         i.type = std::string(t->type);
         i.message = std::string(t->message);
         if (tb.started) i.frame = tb.frame;
@@ -980,7 +980,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         i.kind = IncidentKind::kExit;
         i.reporter = ExitReporter::kPython;
         i.rank = rank;
-        i.rank_from_tag = tagged && rank == line_rank;
+        i.rank_from_tag = tagged;  // then rank is the line's
         i.signal = SignalFromText(t->type);
         i.message = "Fatal Python error: " + std::string(t->type);
         Push(std::move(i), ctx, src, job, quotes);
@@ -990,7 +990,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         Incident i = base();
         i.kind = IncidentKind::kCppTerminate;
         i.rank = rank;
-        i.rank_from_tag = tagged && rank == line_rank;
+        i.rank_from_tag = tagged;  // then rank is the line's
         i.type = std::string(t->type);
         if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
           src.last_terminate = static_cast<int>(job->incidents.incidents.size()) - 1;

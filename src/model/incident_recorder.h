@@ -142,6 +142,8 @@ class IncidentRecorder {
   /// own: a process that the launcher's lines in another input name in a later attempt belongs
   /// to that attempt, and so do its lines.
   void MoveToTheLaunchersAttempt(IncidentLog* log) const;
+  /// Attempts up to `attempt` in attempts_, the ones added started by `started_by`.
+  void GrowAttempts(int attempt, const Evidence& started_by);
   /// Starts the next attempt of `src` at this line.
   void StartAttempt(const EventContext& ctx, SourceState* src, LineQuotes* quotes);
   int Remember(const InstanceKey& key, int instance);

@@ -1,13 +1,16 @@
 // FindLateStart: at init every rank waits in NCCL's bootstrap until the last one arrives, so the
 // late rank is the one that waited least while the others waited long. A rank of the world that
-// never started init while the others are stuck in it is the missing one.
+// never started init while the others are stuck in it is the missing one. FromUniqueIdWait: a
+// rank whose fetch of the NCCL unique id timed out waited for the rank that creates it.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
+#include "ncclscope/base/text_tokens.h"
 #include "ncclscope/model/rank_ranges.h"
 #include "triage_internal.h"
 
@@ -23,6 +26,26 @@ struct Wait {
   const Process* process = nullptr;
   Evidence evidence;
 };
+
+/// The rank PyTorch fetches the NCCL unique id from ("... retrieving ncclUniqueId from [0] via
+/// c10d key-value store ..."), or -1.
+int UniqueIdCreator(std::string_view message) {
+  constexpr std::string_view kFrom = "ncclUniqueId from [";
+  const size_t at = message.find(kFrom);
+  if (at == std::string_view::npos) return -1;
+  const size_t start = at + kFrom.size();
+  const size_t close = message.find(']', start);
+  if (close == std::string_view::npos || close - start > 7) return -1;
+  const std::optional<int64_t> rank = ParseInt64(message.substr(start, close - start));
+  return rank && *rank >= 0 ? static_cast<int>(*rank) : -1;
+}
+
+bool SaysTimedOut(std::string_view message) {
+  for (std::string_view t : {"wait timeout", "timed out", "Timeout", "timeout after"}) {
+    if (message.find(t) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -123,34 +146,6 @@ std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed)
       job_failed ? "" : "; the job then ran normally");
   return rc;
 }
-
-}  // namespace ncclscope::triage_internal
-
-namespace ncclscope::triage_internal {
-namespace {
-
-/// The rank PyTorch fetches the NCCL unique id from ("... retrieving ncclUniqueId from [0] via
-/// c10d key-value store ..."), or -1.
-int UniqueIdCreator(std::string_view message) {
-  constexpr std::string_view kFrom = "ncclUniqueId from [";
-  const size_t at = message.find(kFrom);
-  if (at == std::string_view::npos) return -1;
-  int rank = 0;
-  size_t k = at + kFrom.size();
-  const size_t start = k;
-  while (k < message.size() && k - start < 7 && message[k] >= '0' && message[k] <= '9')
-    rank = rank * 10 + (message[k++] - '0');
-  return k > start && k < message.size() && message[k] == ']' ? rank : -1;
-}
-
-bool SaysTimedOut(std::string_view message) {
-  for (std::string_view t : {"wait timeout", "timed out", "Timeout", "timeout after"}) {
-    if (message.find(t) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::optional<RootCause> FromUniqueIdWait(const AttemptView& view,
                                           const std::vector<RankFailure>& failures,

@@ -444,6 +444,25 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
 
 bool IsOomExit(const Incident* i) { return i->kind == IncidentKind::kExit && i->oom; }
 
+/// Moves `from`'s lines into `into`, in time order; `into` then starts at the earlier first line
+/// and is the table's root cause if either was.
+void JoinFailure(const RankFailure& from, RankFailure* into) {
+  into->lines.insert(into->lines.end(), from.lines.begin(), from.lines.end());
+  std::stable_sort(into->lines.begin(), into->lines.end(), &AttemptView::Before);
+  if (AttemptView::Before(from.first, into->first)) into->first = from.first;
+  into->table_root_cause = into->table_root_cause || from.table_root_cause;
+}
+
+/// The failures not joined into another (`joined[n]`), in order.
+std::vector<RankFailure> Unjoined(std::vector<RankFailure>* failures,
+                                  const std::vector<bool>& joined) {
+  std::vector<RankFailure> kept;
+  for (size_t n = 0; n < failures->size(); ++n) {
+    if (!joined[n]) kept.push_back(std::move((*failures)[n]));
+  }
+  return kept;
+}
+
 /// The kernel's OOM kill of a pid that is no NCCL process of the input (a container's pid seen
 /// from the node: `kubectl get events`' OOMKilling, the node's dmesg) at the moment a known
 /// rank was OOM-killed (Kubernetes' OOMKilled, a launcher's SIGKILL with an OOM note) is that
@@ -469,18 +488,12 @@ void MergeNodeOomKills(const AttemptView& view, std::vector<RankFailure>* groups
                std::abs(*i->time - *g.first->time) <= kRanklessNearNanos;
       });
       if (oom == h.lines.end()) continue;
-      h.lines.insert(h.lines.end(), g.lines.begin(), g.lines.end());
-      std::stable_sort(h.lines.begin(), h.lines.end(), &AttemptView::Before);
-      if (AttemptView::Before(g.first, h.first)) h.first = g.first;
+      JoinFailure(g, &h);
       merged[n] = true;
       break;
     }
   }
-  std::vector<RankFailure> kept;
-  for (size_t n = 0; n < groups->size(); ++n) {
-    if (!merged[n]) kept.push_back(std::move((*groups)[n]));
-  }
-  *groups = std::move(kept);
+  *groups = Unjoined(groups, merged);
 }
 
 /// A failure line that names only its host (nccl-tests' "HOST: Test NCCL failure", PyTorch's
@@ -502,10 +515,7 @@ void SettleHostOnlyFailures(const AttemptView& view, std::vector<RankFailure>* g
     for (size_t m = 0; m < groups->size() && !merged[n]; ++m) {
       RankFailure& g = (*groups)[m];
       if (m == n || merged[m] || pid_of(g) != only->pid) continue;
-      g.lines.insert(g.lines.end(), f.lines.begin(), f.lines.end());
-      std::stable_sort(g.lines.begin(), g.lines.end(), &AttemptView::Before);
-      if (AttemptView::Before(f.first, g.first)) g.first = f.first;
-      g.table_root_cause = g.table_root_cause || f.table_root_cause;
+      JoinFailure(f, &g);
       merged[n] = true;
     }
     if (!merged[n]) {
@@ -513,11 +523,7 @@ void SettleHostOnlyFailures(const AttemptView& view, std::vector<RankFailure>* g
       f.pid = only->pid;
     }
   }
-  std::vector<RankFailure> kept;
-  for (size_t n = 0; n < groups->size(); ++n) {
-    if (!merged[n]) kept.push_back(std::move((*groups)[n]));
-  }
-  *groups = std::move(kept);
+  *groups = Unjoined(groups, merged);
 }
 
 /// Errors that state a condition of the whole node (its driver, its NVSwitch fabric, the NCCL
@@ -764,10 +770,7 @@ std::vector<RankFailure> CollectRankFailures(const AttemptView& view) {
       absorbed[n] = true;
     }
   }
-  std::vector<RankFailure> merged;
-  for (size_t n = 0; n < out.size(); ++n) {
-    if (!absorbed[n]) merged.push_back(std::move(out[n]));
-  }
+  std::vector<RankFailure> merged = Unjoined(&out, absorbed);
   AbsorbRanklessErrors(view, &merged);
   std::stable_sort(merged.begin(), merged.end(), [](const RankFailure& a, const RankFailure& b) {
     return AttemptView::Before(a.first, b.first);

@@ -87,12 +87,12 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view);
 /// The ranks PyTorch's desync report blames (stuck-rank, high confidence); nullopt when the
 /// attempt has no such report.
 std::optional<RootCause> FromDesyncReport(const AttemptView& view);
-/// A rank that reached init late or never; nullopt when init was on time.
 /// PyTorch's "[14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d
 /// key-value store ..., but store->get('0') got error: ...".
 bool IsUniqueIdFetchFailure(std::string_view message);
 /// The first sentence or two of a long message (the whole one stays in the evidence).
 std::string Headline(std::string_view s);
+/// A rank that reached init late or never; nullopt when init was on time.
 std::optional<RootCause> FindLateStart(const AttemptView& view, bool job_failed);
 /// A rank that timed out fetching the NCCL unique id from a creator rank that printed no NCCL
 /// init line and failed only as fallout: the creator was late (late-start, medium), else nullopt.
