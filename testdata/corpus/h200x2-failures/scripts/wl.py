@@ -11,7 +11,18 @@ WL_TIMEOUT   ProcessGroup timeout in seconds (default 120)
 WL_HOSTS     N: rank r pretends to live on host r // (world / N) (NCCL_HOSTID)
 WL_LATE_S    late: seconds the bad rank sleeps before init_process_group
 WL_STUCK_S   stuck: seconds the bad rank sleeps in Python at the failing step
+WL_LAZY      1: init_process_group without device_id (NCCL's communicator is created at the
+             first collective)
+WL_BAD_IFNAME  the bad rank alone sets NCCL_SOCKET_IFNAME to this before init
+WL_SAME_GPU  1: every rank uses GPU 0 (a duplicate GPU)
+WL_BAD_ENV   K=V[,K=V]: set on the bad rank alone before init (e.g. NCCL_BUFFSIZE)
+WL_SUBGROUPS 1: each step all-reduces in a subgroup of two ranks ([0,1], [2,3], ...) first
+Modes added for batch 4: devassert (an out-of-bounds index: CUDA device-side assert), exit0
+(sys.exit(0) at the failing step), uneven (the bad rank runs only WL_FAIL_STEP steps, then the
+normal end: barrier, destroy), gpuhang (the bad rank's GPU busy for WL_STUCK_S before its
+all-reduce: torch.cuda._sleep), sigterm (nothing: the runner stops torchrun from outside).
 """
+import sys
 import ctypes
 import datetime
 import logging
@@ -36,7 +47,7 @@ def env_ranks():
             int(os.environ["WORLD_SIZE"]))
 
 
-def train_step(step, x, rank, world, mode, bad):
+def train_step(step, x, rank, world, mode, bad, groups=None):
     if rank == bad and step == int(os.environ.get("WL_FAIL_STEP", "3")):
         if mode == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
@@ -66,6 +77,18 @@ def train_step(step, x, rank, world, mode, bad):
                 hog[-1][::4096] = b"x" * len(hog[-1][::4096])
         elif mode == "stuck":
             time.sleep(float(os.environ.get("WL_STUCK_S", "60")))
+        elif mode == "devassert":
+            idx = torch.tensor([x.numel() * 4], device="cuda")
+            x[idx] = 0.0
+            torch.cuda.synchronize()
+        elif mode == "exit0":
+            log.info("rank %d leaves at step %d", rank, step)
+            sys.exit(0)
+        elif mode == "gpuhang":
+            # About WL_STUCK_S seconds of GPU time at ~1.8 GHz, before the all-reduce.
+            torch.cuda._sleep(int(float(os.environ.get("WL_STUCK_S", "60")) * 1.8e9))
+    if groups is not None:
+        dist.all_reduce(x, group=groups[rank // 2])
     dist.all_reduce(x)
     torch.cuda.synchronize()
 
@@ -82,16 +105,34 @@ def main():
         per = max(1, world // hosts)
         os.environ["NCCL_HOSTID"] = f"simhost{rank // per}"
     ngpu = torch.cuda.device_count()
+    if os.environ.get("WL_SAME_GPU") == "1":
+        ngpu = 1
+    if rank == bad and os.environ.get("WL_BAD_IFNAME"):
+        os.environ["NCCL_SOCKET_IFNAME"] = os.environ["WL_BAD_IFNAME"]
+    if rank == bad and os.environ.get("WL_BAD_ENV"):
+        for kv in os.environ["WL_BAD_ENV"].split(","):
+            k, v = kv.split("=", 1)
+            os.environ[k] = v
     torch.cuda.set_device(local % ngpu)
     if mode == "late" and rank == bad:
         time.sleep(float(os.environ.get("WL_LATE_S", "15")))
     timeout = datetime.timedelta(seconds=int(os.environ.get("WL_TIMEOUT", "120")))
-    dist.init_process_group("nccl", device_id=torch.device("cuda", local % ngpu),
-                            timeout=timeout)
+    if os.environ.get("WL_LAZY") == "1":
+        dist.init_process_group("nccl", timeout=timeout)
+    else:
+        dist.init_process_group("nccl", device_id=torch.device("cuda", local % ngpu),
+                                timeout=timeout)
     log.info("process group ready: world %d, cuda device %d", world, local % ngpu)
+    groups = None
+    if os.environ.get("WL_SUBGROUPS") == "1":
+        groups = [dist.new_group([2 * i, 2 * i + 1]) for i in range(world // 2)]
     x = torch.ones(16 * 1024 * 1024, device="cuda")
-    for step in range(int(os.environ.get("WL_STEPS", "6"))):
-        train_step(step, x, rank, world, mode, bad)
+    steps = int(os.environ.get("WL_STEPS", "6"))
+    if mode == "uneven" and rank == bad:
+        steps = int(os.environ.get("WL_FAIL_STEP", "3"))
+        log.info("rank %d has %d batches only", rank, steps)
+    for step in range(steps):
+        train_step(step, x, rank, world, mode, bad, groups)
         if rank == 0:
             log.info("step %d done", step)
         time.sleep(0.2)
