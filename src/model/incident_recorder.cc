@@ -255,6 +255,65 @@ bool IncidentRecorder::NoteAgentPid(int64_t pid, bool signal, const EventContext
   return restarted;
 }
 
+namespace {
+
+constexpr int64_t kSecondNanos = 1000000000;
+
+/// A stamp of whole seconds ("[2026-11-27 14:16:53]", NCCL's default) means some time in that
+/// second. After a line of the same input stamped finer inside the same second (PyTorch's
+/// "14:16:53.083"), it was printed later than that: its key is raised to it, so that lines keep
+/// their input order within the second instead of sorting before the finer one.
+int64_t AfterFinerInSameSecond(int64_t key, const LogTime& lt, std::optional<int64_t> last_key) {
+  if (lt.fraction_digits == 0 && last_key && *last_key > key && *last_key - key < kSecondNanos) {
+    return *last_key;
+  }
+  return key;
+}
+
+}  // namespace
+
+int IncidentRecorder::FailedWorkOf(const Job& job, uint32_t source, int rank) {
+  // The stack follows the rank's timeout or async error by a few lines (the dump waits for the
+  // other ranks' signals): the latest such incident of the rank in this input.
+  constexpr size_t kLookBack = 64;
+  const ChunkedVector<Incident>& all = job.incidents.incidents;
+  int error = -1;
+  for (size_t k = all.size(), seen = 0; k-- > 0 && seen < kLookBack; ++seen) {
+    const Incident& i = all[k];
+    if (rank < 0 || i.rank != rank || i.evidence.source != source) continue;
+    if (i.kind == IncidentKind::kWatchdogTimeout) return static_cast<int>(k);
+    if (i.kind == IncidentKind::kNcclError && error < 0) error = static_cast<int>(k);
+  }
+  return error;
+}
+
+void IncidentRecorder::NoteStackFrame(const FrameworkEvent& f, const EventContext& ctx,
+                                      SourceState* src, Job* job) {
+  // Frames are consecutive lines under their header.
+  if (src->stack_incident < 0 || ctx.line != src->stack_line + 1) {
+    src->stack_incident = -1;
+    return;
+  }
+  src->stack_line = ctx.line;
+  const std::string_view text = f.detail;  // "main from /work/train.py:139"
+  const size_t from = text.find(" from ");
+  const std::string_view name = text.substr(0, from);
+  const std::string_view path = text.substr(from + 6);
+  if (f.seq == 0) {
+    src->stack_api.assign(name);
+  } else if (src->stack_caller.empty() && path.find("/torch/") == std::string_view::npos) {
+    // The first caller outside PyTorch: where the program called the collective.
+    const size_t slash = path.rfind('/');
+    src->stack_caller = fmt::format(
+        "{} in {}", slash == std::string_view::npos ? path : path.substr(slash + 1), name);
+  }
+  if (src->stack_api.empty()) return;
+  Incident& work = job->incidents.incidents[static_cast<size_t>(src->stack_incident)];
+  work.frame = src->stack_caller.empty()
+                   ? src->stack_api
+                   : fmt::format("{}, called at {}", src->stack_api, src->stack_caller);
+}
+
 void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
   std::string_view t = PrintedTime(ctx);
   if (t.empty()) return;
@@ -262,9 +321,9 @@ void IncidentRecorder::TrackTime(const EventContext& ctx, SourceState* src) {
   if (!lt) return;
   if (lt->has_date()) {
     src->last_date = *lt;
-    src->last_key = lt->Key();
+    src->last_key = AfterFinerInSameSecond(lt->Key(), *lt, src->last_key);
   } else if (src->last_date) {
-    src->last_key = KeyWithDate(*lt, *src->last_date);
+    src->last_key = AfterFinerInSameSecond(KeyWithDate(*lt, *src->last_date), *lt, src->last_key);
   }
 }
 
@@ -365,13 +424,19 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
   }
 }
 
-void IncidentRecorder::NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src,
-                                         Job* job) {
+void IncidentRecorder::NoteTerminateWhat(const EventContext& ctx, int rank, bool rank_from_tag,
+                                         SourceState* src, Job* job) {
   if (src->last_terminate < 0 || ctx.line > src->last_terminate_line + kWhatLines) return;
   const std::string_view what = WhatText(ctx.text);
   if (what.empty()) return;
   Incident& t = job->incidents.incidents[src->last_terminate];
-  if (t.rank < 0 && rank >= 0) t.rank = rank;
+  // The rank the what() text states ("[PG ID 0 ... Rank 0] Process group watchdog thread
+  // terminated ...") names the process better than a launcher's tag over the terminate line,
+  // which may cover a node's processes (srun -l, mpirun --tag-output).
+  if (rank >= 0 && (t.rank < 0 || (t.rank_from_tag && !rank_from_tag))) {
+    t.rank = rank;
+    t.rank_from_tag = rank_from_tag;
+  }
   if (t.message.empty()) t.message = std::string(what);
   src->last_terminate = -1;
 }
@@ -446,6 +511,9 @@ bool IncidentRecorder::StampOwnTime(const EventContext& ctx, const SourceState& 
   std::optional<LogTime> lt = own.empty() ? std::nullopt : ParseLogTime(own);
   if (!lt || !(lt->has_date() || src.last_date)) return false;
   incident->time = lt->has_date() ? lt->Key() : KeyWithDate(*lt, *src.last_date);
+  // TrackTime already took this line: a whole-second stamp after a finer one of the same second
+  // left that finer key in last_key.
+  incident->time = AfterFinerInSameSecond(*incident->time, *lt, src.last_key);
   incident->time_inherited = false;
   LogTime shown = *lt;
   if (!lt->has_date()) {
@@ -522,6 +590,20 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     if (pi.world_init.line == 0 && end->rank >= 0 && end->nranks > pi.world) {
       pi.world = end->nranks;
       pi.rank = end->rank;
+    }
+    // The end of its world communicator: the process is leaving the job (at its normal end, as
+    // a failure's teardown, or early; the triage tells them apart by what came before).
+    const bool ends = end->kind == CommEndKind::kDestroy || end->kind == CommEndKind::kAbort ||
+                      end->kind == CommEndKind::kAbortStart;
+    if (ends && !pi.exit_noted && pi.world > 0 && end->nranks == pi.world && end->rank == pi.rank) {
+      pi.exit_noted = true;
+      Incident i = base();
+      i.kind = IncidentKind::kOrderlyExit;
+      // An abort is also how PyTorch tears a communicator down after an error: weaker evidence
+      // of a normal exit than a destroy.
+      i.type = end->kind == CommEndKind::kDestroy ? "destroy" : "abort";
+      i.message = std::string(ctx.body);
+      Push(std::move(i), ctx, src, job, quotes);
     }
     return;
   }
@@ -604,7 +686,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         identities_.PidIsWriter(ctx.source, ctx.meta->origin_pid)) {
       i.pid = ctx.meta->origin_pid;
     }
-    NoteTerminateWhat(ctx, i.rank, &src, job);
+    NoteTerminateWhat(ctx, i.rank, i.rank_from_tag, &src, job);
     if (Push(std::move(i), ctx, src, job, quotes) != nullptr) {
       src.last_raised = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.last_raised_line = ctx.line;
@@ -642,7 +724,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
     i.seq = w->seq;
     i.numel = w->numel_in;
     i.op = std::string(w->op_type);
-    NoteTerminateWhat(ctx, i.rank, &src, job);
+    NoteTerminateWhat(ctx, i.rank, i.rank_from_tag, &src, job);
     if (Push(std::move(i), ctx, src, job, quotes) != nullptr && w->seq < 0) {
       src.cut_timeout = static_cast<int>(job->incidents.incidents.size()) - 1;
       src.cut_timeout_line = ctx.line;
@@ -724,7 +806,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
       case FrameworkKind::kCommAborted:
         i.kind = IncidentKind::kTeardown;
         i.message = std::string(ctx.body);
-        NoteTerminateWhat(ctx, i.rank, &src, job);
+        NoteTerminateWhat(ctx, i.rank, i.rank_from_tag, &src, job);
         break;
       case FrameworkKind::kHeartbeatTimeout:
         i.kind = IncidentKind::kHeartbeat;
@@ -733,6 +815,21 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
       case FrameworkKind::kInitTimeout:
         i.kind = IncidentKind::kInitTimeout;
         i.message = std::string(ctx.body);
+        break;
+      case FrameworkKind::kCollectiveStack:
+        src.stack_incident = FailedWorkOf(*job, ctx.source, i.rank);
+        src.stack_line = ctx.line;
+        src.stack_api.clear();
+        src.stack_caller.clear();
+        return;
+      case FrameworkKind::kCollectiveFrame:
+        NoteStackFrame(*f, ctx, &src, job);
+        return;
+      case FrameworkKind::kExitWithoutDestroy:
+        i.kind = IncidentKind::kOrderlyExit;
+        i.type = "exit-warning";
+        i.message = "destroy_process_group() was not called before program exit";
+        if (inst >= 0) job->incidents.instances[inst].exit_noted = true;
         break;
       default:
         return;
@@ -824,6 +921,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         src.table_entry = Push(std::move(i), ctx, src, job, quotes) != nullptr
                               ? static_cast<int>(job->incidents.incidents.size()) - 1
                               : -1;
+        src.table_entry_timed = false;
         return;
       }
       case LauncherKind::kTableField: {
@@ -855,10 +953,11 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
           src.pending_exit = -1;
           return;
         }
-        // An excerpt of the table without its headers: the fields alone make the entries.
+        // An excerpt of the table without its headers: the fields alone make the entries (a
+        // second "time" field starts the next one; the entry line's own stamp, a collector's
+        // prefix, is no time field).
         if (l->key == "time" &&
-            (src.table_entry < 0 || src.table == Table::kNone ||
-             job->incidents.incidents[src.table_entry].stamp)) {
+            (src.table_entry < 0 || src.table == Table::kNone || src.table_entry_timed)) {
           if (src.table == Table::kNone) src.table = Table::kFailures;
           i.kind = IncidentKind::kExit;
           i.reporter = ExitReporter::kTorchrun;
@@ -866,6 +965,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
           src.table_entry = Push(std::move(i), ctx, src, job, quotes) != nullptr
                                 ? static_cast<int>(job->incidents.incidents.size()) - 1
                                 : -1;
+          src.table_entry_timed = false;
           src.failed_seen = true;
         }
         if (src.table == Table::kNone || src.table_entry < 0) return;
@@ -878,6 +978,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
             e.time = t->Key() + 999999999;
             e.time_inherited = false;
             e.stamp = *t;
+            src.table_entry_timed = true;
           }
         } else if (l->key == "host") {
           e.host = std::string(l->value);

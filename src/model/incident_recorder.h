@@ -63,6 +63,7 @@ class IncidentRecorder {
     std::optional<LogTime> last_date;
     Table table = Table::kNone;
     int table_entry = -1;         ///< Index into incidents of the current table entry.
+    bool table_entry_timed = false;  ///< Its "time" field was read (a next one starts an entry).
     bool table_traceback = false; ///< The entry's traceback field is being printed.
     std::map<int, Traceback> tracebacks;  ///< By rank (-1: lines without one).
     int pending_exit = -1;        ///< Kubernetes/mpirun exit being assembled.
@@ -90,6 +91,13 @@ class IncidentRecorder {
     /// the time of its last such line: a restarted worker group shows as new pids.
     std::set<int64_t> agent_pids;
     std::optional<int64_t> last_agent_key;
+    /// The flight recorder's stack of a failed collective being read ("Stack trace of the failed
+    /// collective:" then "#0 barrier from ...", "#2 main from train.py:139"): the rank's
+    /// timeout (or NCCL error) it belongs to, the line of the last frame, the collective's API
+    /// and its first caller outside torch.
+    int stack_incident = -1;
+    uint64_t stack_line = 0;
+    std::string stack_api, stack_caller;
     bool path_read = false;    ///< The input's path was read (torchrun's --log-dir layout).
     int path_local_rank = -1;  ///< The local rank the input's path names, else -1.
   };
@@ -109,6 +117,13 @@ class IncidentRecorder {
   };
 
   SourceState& Source(uint32_t source);
+  /// The incident a "Stack trace of the failed collective:" of `rank` belongs to: the rank's
+  /// latest watchdog timeout in the input (else its latest NCCL error); -1 when none is near.
+  static int FailedWorkOf(const Job& job, uint32_t source, int rank);
+  /// One "#N name from path:line" frame of that stack: the collective's API (#0) and its first
+  /// caller outside PyTorch become the incident's frame ("barrier, called at train.py:139 in
+  /// main").
+  void NoteStackFrame(const FrameworkEvent& f, const EventContext& ctx, SourceState* src, Job* job);
   /// Rank of a line without NCCL's prefix: the event's own, PyTorch's `[Rank N]` / `[rankN]:`,
   /// else a launcher's tag (torchrun --tee `[defaultN]:`, mpirun `[1,N]`, srun `N: `) unless
   /// that tag covers several processes (identities_).
@@ -120,7 +135,8 @@ class IncidentRecorder {
   void NoteStatedRank(const EventContext& ctx, int rank, int proc = -1);
   /// The `what():` line after "terminate called after throwing ..." names the rank and the
   /// reason of that abort.
-  void NoteTerminateWhat(const EventContext& ctx, int rank, SourceState* src, Job* job);
+  void NoteTerminateWhat(const EventContext& ctx, int rank, bool rank_from_tag, SourceState* src,
+                         Job* job);
   /// The ranks PyTorch's desync report blames (kDesyncCulprit incidents, one per rank).
   void NoteDesyncCulprits(const FrameworkEvent& f, const Incident& base, const EventContext& ctx,
                           const SourceState& src, Job* job, LineQuotes* quotes);

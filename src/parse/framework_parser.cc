@@ -324,6 +324,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
     fe.rank = static_cast<int>(IntAfter(msg, "aborted on rank "));
   } else if (Contains(msg, "NCCL timeout in communicator initialization")) {
     fe.kind = FrameworkKind::kInitTimeout;
+  } else if (Contains(msg, "Stack trace of the failed collective") && !Contains(msg, "not found")) {
+    fe.kind = FrameworkKind::kCollectiveStack;
   } else if (Contains(msg, "flight recorder") || Contains(msg, "dump debug info") ||
              Contains(msg, "signal dumping") ||
              Contains(msg, "Stack trace of the failed collective") ||
@@ -340,6 +342,8 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   } else if (Contains(msg, " got signal: ")) {
     fe.kind = FrameworkKind::kProcessSignal;
     fe.detail = Trim(msg.substr(msg.find(" got signal: ") + 13));
+  } else if (Contains(msg, "destroy_process_group() was not called before program exit")) {
+    fe.kind = FrameworkKind::kExitWithoutDestroy;
   } else if (Contains(msg, "ChildFailedError")) {
     fe.kind = FrameworkKind::kChildFailed;
   } else if (EndsWith(msg, " FAILED") && msg.find(' ') == msg.size() - 7) {
@@ -352,10 +356,40 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
   return true;
 }
 
+/// A frame of the flight recorder's stack of a failed collective, alone on its line: "#0
+/// all_reduce from /opt/venv/.../distributed_c10d.py:3068" (no other words: gdb's "#0
+/// 0x00007f... in poll () from /lib/..." and C++'s "frame #0: ..." are not).
+bool ParseCollectiveFrame(std::string_view text, EventContext* ctx, EventData* data) {
+  TextCursor c(text);
+  int64_t n = -1;
+  if (!c.Eat("#") || !c.ReadInt(&n) || !c.Eat(" ")) return false;
+  const std::string_view rest = Trim(c.rest());
+  const size_t from = rest.find(" from ");
+  if (from == 0 || from == std::string_view::npos) return false;
+  const std::string_view name = rest.substr(0, from);
+  const std::string_view where = rest.substr(from + 6);
+  const size_t colon = where.rfind(':');
+  if (name.find(' ') != std::string_view::npos || where.find(' ') != std::string_view::npos ||
+      colon == std::string_view::npos || colon + 1 == where.size() ||
+      where.find_first_not_of("0123456789", colon + 1) != std::string_view::npos) {
+    return false;
+  }
+  FrameworkEvent fe;
+  fe.kind = FrameworkKind::kCollectiveFrame;
+  fe.rank = ctx->torch_rank;
+  fe.detail = rest;
+  fe.seq = n;
+  ctx->level = Level::kTorch;
+  ctx->body = rest;
+  *data = fe;
+  return true;
+}
+
 }  // namespace
 
 bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   if (text.empty()) return false;
+  if (text.front() == '#' && ParseCollectiveFrame(text, ctx, data)) return true;
   TextCursor c(text);
   if (c.Eat("[rank")) {
     int r = -1;

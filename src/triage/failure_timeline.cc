@@ -70,7 +70,8 @@ std::string Summary(const Incident& i) {
       return fmt::format("NCCL error{}: {}", i.type.empty() ? "" : " raised as " + i.type,
                          i.message);
     case IncidentKind::kWatchdogTimeout:
-      return fmt::format("watchdog timeout in SeqNum {} {}", i.seq, i.op);
+      return fmt::format("watchdog timeout in SeqNum {} {}{}", i.seq, i.op,
+                         i.frame.empty() ? std::string() : " (" + i.frame + ")");
     case IncidentKind::kProgress:
       return fmt::format("progress: last enqueued {}, last completed {}", i.last_enqueued,
                          i.last_completed);
@@ -95,6 +96,8 @@ std::string Summary(const Incident& i) {
                          i.peer_local_rank);
     case IncidentKind::kDesyncCulprit:
       return fmt::format("PyTorch's desync report: rank {} {}", i.rank, i.message);
+    case IncidentKind::kOrderlyExit:
+      return "exits (PyTorch: destroy_process_group() was not called before program exit)";
   }
   return {};
 }
@@ -121,6 +124,12 @@ std::vector<TimelineRow> BuildFailureTimeline(const Job& job, const AttemptCause
   bool marked = false;
   for (const Incident* i : OrderedIncidents(job, attempt.info.index)) {
     if (i->kind == IncidentKind::kProgress) continue;  // detail of the watchdog table
+    // A process leaving is a failure's step only where the cause names it (a rank that exited
+    // early); otherwise it is every rank's normal end or a failure's teardown.
+    if (i->kind == IncidentKind::kOrderlyExit &&
+        cause.count({i->evidence.source, i->evidence.line}) == 0) {
+      continue;
+    }
     TimelineRow r;
     r.incident = i;
     r.time_text = i->time_text;

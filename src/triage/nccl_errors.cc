@@ -219,6 +219,27 @@ RootCause FromOwnNcclError(const AttemptView& view, const Incident& first) {
   return rc;
 }
 
+namespace {
+
+/// How long after a peer saw the connection close the leaving process's exit warning may come:
+/// the interpreter's shutdown closes sockets before ProcessGroupNCCL's destructor prints it
+/// (0.4 s in h200x1-failures/exit0_rank1.log).
+constexpr int64_t kExitAfterCloseNanos = int64_t{5} * 1000000000;
+
+/// The culprit's PyTorch exit warning (kOrderlyExit), printed before `close` or at most
+/// kExitAfterCloseNanos after it; nullptr when it printed none or the culprit is unknown.
+const Incident* OrderlyExitOf(const AttemptView& view, const Culprit& c, const Incident& close) {
+  if (c.rank < 0) return nullptr;
+  for (const Incident* i : view.incidents) {
+    if (i->kind != IncidentKind::kOrderlyExit || i->rank != c.rank) continue;
+    if (i->time && close.time && *i->time - *close.time > kExitAfterCloseNanos) return nullptr;
+    return i;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   const NcclErrorLines lines = PickNcclErrorLines(view);
   if (lines.own != nullptr) return FromOwnNcclError(view, *lines.own);
@@ -280,6 +301,28 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
   rc.culprits.push_back(c);
   rc.time = first_cascade->time;
   rc.time_text = first_cascade->time_text;
+  if (const Incident* exit = network ? nullptr : OrderlyExitOf(view, c, *first_cascade)) {
+    // The peer's own last words say it exited, and nothing of it says why: it left the job
+    // (its loop ended early: uneven data, an early return, sys.exit) while its peers still
+    // called collectives with it.
+    rc.cls = CauseClass::kStuckRank;
+    rc.confidence = Confidence::kMedium;
+    rc.evidence.insert(rc.evidence.begin(), exit->evidence);
+    rc.cause_lines.insert(rc.cause_lines.begin(), {exit->evidence.source, exit->evidence.line});
+    rc.what =
+        "exited without an error of its own while its peers still waited for it in a "
+        "collective: it stopped calling collectives";
+    rc.reasoning = fmt::format(
+        "{} ended as a Python program ends (\"destroy_process_group() was not called before "
+        "program exit\", PyTorch's warning as the process exits) with no exception, signal or "
+        "NCCL error of its own, and {} lost its connection to it (\"{}\"): the process left the "
+        "training loop early (uneven data across ranks, an early return or sys.exit on one "
+        "rank) while the others still ran collectives with it",
+        RankText(c.rank, c.host, c.pid),
+        RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
+        first_cascade->message);
+    return rc;
+  }
   if (network) {
     rc.what = "dropped the connection (reset or timed out) without an error of its own in the "
               "input";

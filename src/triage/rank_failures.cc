@@ -794,6 +794,16 @@ CauseClass ClassOfErrorText(std::string_view text) {
   for (std::string_view k : kOom) {
     if (Contains(text, k)) return CauseClass::kCudaOom;
   }
+  // A peer sent more data than this rank's operation expects: the ranks disagree on the
+  // collective or its size (NET/Socket's "message truncated : receiving N bytes instead of M",
+  // whose text says "there may be a mismatch in collective sizes"), not a network failure.
+  // Bootstrap's "Message truncated : received" (capital M) stays NCCL's own error: there the two
+  // sides may be different jobs or versions as much as different calls.
+  static constexpr std::string_view kSizeMismatch[] = {"message truncated",
+                                                       "mismatch in collective sizes"};
+  for (std::string_view k : kSizeMismatch) {
+    if (Contains(text, k)) return CauseClass::kCollectiveMismatch;
+  }
   static constexpr std::string_view kNet[] = {
       "Connection refused", "Connection closed", "Connection reset", "connect to",
       "remote process exited", "network error", "NET/IB", "NET/Socket", "NET/OFI",

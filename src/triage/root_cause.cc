@@ -206,6 +206,17 @@ RootCause FromFailure(const AttemptView& view, const std::vector<RankFailure>& f
     rc.confidence =
         head.class_guessed || head.exit_code_only ? Confidence::kMedium : Confidence::kHigh;
   }
+  if (head.cls == CauseClass::kCollectiveMismatch &&
+      (head.first->kind == IncidentKind::kNcclWarn ||
+       head.first->kind == IncidentKind::kNcclError)) {
+    // NCCL's "message truncated": the sizes disagree, but the message does not say which side
+    // called the wrong operation; the rank that saw it is one of the two.
+    rc.confidence = Confidence::kMedium;
+    rc.reasoning +=
+        "; a peer sent more data than this rank's operation expects: the ranks called different "
+        "collectives, or the same one with different sizes or NCCL settings (NCCL_PROTO, "
+        "NCCL_ALGO), and the rank that reports it is one side of the mismatch";
+  }
   if (head.stale_id) {
     rc.reasoning += fmt::format(
         "; it joined attempt {}'s NCCL communicator {} (a stale unique id left in the store by "

@@ -48,6 +48,43 @@ std::set<int> RanksWithP2pChannels(const AttemptView& view) {
   return out;
 }
 
+/// The rank's exit (kOrderlyExit) before `first`, when no failure of the rank came before it:
+/// the rank left the job while the others went on; nullptr otherwise.
+const Incident* LeftBefore(const AttemptView& view, int rank, const Incident& first) {
+  for (const Incident* i : view.incidents) {
+    if (!AttemptView::Before(i, &first)) break;
+    if (i->rank != rank) continue;
+    switch (i->kind) {
+      case IncidentKind::kOrderlyExit:
+        return i;
+      case IncidentKind::kException:
+      case IncidentKind::kCppTerminate:
+      case IncidentKind::kNcclWarn:
+      case IncidentKind::kNcclError:
+      case IncidentKind::kWatchdogTimeout:
+      case IncidentKind::kTeardown:
+      case IncidentKind::kHeartbeat:
+      case IncidentKind::kExit:
+        return nullptr;  // its own failure came first: the exit is that failure's end
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+
+/// " (barrier, called at train.py:139 in main)": where the rank's failed collective was called,
+/// from the flight recorder's stack; empty when the input has none.
+std::string Where(const Incident& t) {
+  return t.frame.empty() ? std::string() : fmt::format(" ({})", t.frame);
+}
+
+/// The collective's API in a timeout's frame ("barrier"), empty when unknown.
+std::string_view Api(const Incident& t) {
+  const std::string_view f = t.frame;
+  return f.substr(0, f.find(','));
+}
+
 std::string SeqOp(const Incident& i) {
   return i.op.empty() ? fmt::format("SeqNum {}", i.seq) : fmt::format("SeqNum {} {}", i.seq, i.op);
 }
@@ -123,7 +160,8 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   RootCause rc;
   rc.attempt = view.attempt;
   rc.job_failed = true;
-  std::vector<int> mismatched, lagging, stopped, silent;
+  std::vector<int> mismatched, lagging, stopped, silent, left;
+  bool left_by_abort = false;  ///< A leaver's only sign is an abort of its communicator.
   std::vector<std::string> why;
   const std::set<int> p2p = RanksWithP2pChannels(view);
   const int world = std::max<int>(view.world, ranks.empty() ? 0 : ranks.rbegin()->first + 1);
@@ -138,16 +176,29 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       } else {
         lagging.push_back(r);
       }
+      const std::string waiting_where =
+          waiting.empty() ? std::string() : Where(*ranks[waiting.front()].timeout);
       if (t.seq == seq && t.op == op) {
-        why.push_back(fmt::format("rank {} timed out in {} with {} elements while rank(s) {} "
-                                  "waited in it with {}",
-                                  r, SeqOp(t), t.numel, RankRanges(waiting), numel));
+        why.push_back(
+            fmt::format("rank {} timed out in {} with {} elements{} while rank(s) {} "
+                        "waited in it with {}{}",
+                        r, SeqOp(t), t.numel, Where(t), RankRanges(waiting), numel, waiting_where));
       } else {
-        why.push_back(fmt::format("rank {} timed out in {} while rank(s) {} waited in {}", r,
-                                  SeqOp(t), RankRanges(waiting),
-                                  fmt::format("SeqNum {} {}", seq, op)));
+        why.push_back(fmt::format("rank {} timed out in {}{} while rank(s) {} waited in {}{}", r,
+                                  SeqOp(t), Where(t), RankRanges(waiting),
+                                  fmt::format("SeqNum {} {}", seq, op), waiting_where));
       }
       rc.evidence.push_back(t.evidence);
+      continue;
+    }
+    if (const Incident* exit = LeftBefore(view, r, *first)) {
+      left.push_back(r);
+      left_by_abort = left_by_abort || exit->type == "abort";
+      why.push_back(
+          fmt::format("rank {} left the job with no error of its own (\"{}\") before "
+                      "rank(s) {} timed out in {}",
+                      r, exit->message, RankRanges(waiting), SeqOp(*first)));
+      rc.evidence.push_back(exit->evidence);
       continue;
     }
     if (s != nullptr && s->progress != nullptr && s->progress->last_enqueued >= 0 && seq >= 0 &&
@@ -175,7 +226,37 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   if (!mismatched.empty()) {
     suspects = mismatched;
     rc.cls = CauseClass::kCollectiveMismatch;
-    if (tie) {
+    // PyTorch's barrier is the all-reduce of one element that ends a loop: ranks the flight
+    // recorder shows in barrier() while the others are in another collective ran fewer
+    // iterations (uneven data), whether or not they are a majority.
+    std::vector<int> in_barrier, elsewhere;
+    for (int r : mismatched)
+      (Api(*ranks[r].timeout) == "barrier" ? in_barrier : elsewhere).push_back(r);
+    for (int r : waiting)
+      (Api(*ranks[r].timeout) == "barrier" ? in_barrier : elsewhere).push_back(r);
+    const bool all_located = std::all_of(elsewhere.begin(), elsewhere.end(),
+                                         [&](int r) { return !Api(*ranks[r].timeout).empty(); });
+    std::sort(in_barrier.begin(), in_barrier.end());
+    std::sort(elsewhere.begin(), elsewhere.end());
+    const bool barrier_minority = std::all_of(in_barrier.begin(), in_barrier.end(), [&](int r) {
+      return std::find(mismatched.begin(), mismatched.end(), r) != mismatched.end();
+    });
+    if ((tie || barrier_minority) && !in_barrier.empty() && !elsewhere.empty() && all_located) {
+      suspects = in_barrier;
+      rc.confidence = Confidence::kMedium;
+      rc.what =
+          "reached the barrier after its loop while the other ranks were still in a "
+          "collective of the loop";
+      const Incident& b = *ranks[in_barrier.front()].timeout;
+      const Incident& e = *ranks[elsewhere.front()].timeout;
+      rc.reasoning = fmt::format(
+          "rank(s) {} timed out in {} with {} element(s) in {} while rank(s) {} timed out in it "
+          "with {} in {}: barrier() is an all-reduce of one element, so rank(s) {} left the "
+          "loop before the others — fewer iterations on those ranks (uneven data across ranks, "
+          "a condition that ends the loop on one rank)",
+          RankRanges(in_barrier), SeqOp(b), b.numel, b.frame, RankRanges(elsewhere), e.numel,
+          e.frame, RankRanges(in_barrier));
+    } else if (tie) {
       suspects.insert(suspects.end(), waiting.begin(), waiting.end());
       std::sort(suspects.begin(), suspects.end());
       rc.confidence = Confidence::kLow;
@@ -197,6 +278,23 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
                                  "the ranks that wait",
                                  fmt::join(why, "; "));
     }
+  } else if (!left.empty()) {
+    // A rank that ended while the others still called collectives with it: it stopped calling
+    // them (its loop ended early: uneven data, an early return, sys.exit).
+    suspects = left;
+    rc.cls = CauseClass::kStuckRank;
+    // An abort may be the teardown of a failure the input does not show (a pasted excerpt that
+    // starts after it): medium.
+    rc.confidence = left.size() == 1 && !left_by_abort ? Confidence::kHigh : Confidence::kMedium;
+    rc.what = fmt::format(
+        "exited while the others still waited for it in {}: it stopped calling "
+        "collectives",
+        SeqOp(*first));
+    rc.reasoning = fmt::format(
+        "{}; the ranks that timed out were waiting for it (a loop that "
+        "ended early on one rank: uneven data across ranks, an early "
+        "return or sys.exit)",
+        fmt::join(why, "; "));
   } else if (!stopped.empty() || !lagging.empty() || !silent.empty()) {
     suspects = !stopped.empty() ? stopped : !lagging.empty() ? lagging : silent;
     const bool alone_p2p = !waiters_have_p2p &&

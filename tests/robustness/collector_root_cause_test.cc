@@ -377,7 +377,17 @@ TEST_P(CollectorRootCause, SameRootCauseAsThePlainLog) {
     }
     const auto& [text, want] = it->second;
     ASSERT_FALSE(want.empty());
-    const std::string wrapped = Wrap(GetParam().collector, testing::SplitLines(text));
+    const std::vector<std::string> lines = testing::SplitLines(text);
+    // Ray's and vLLM's prefixes name a writer's pid: a log with no NCCL head (NCCL_DEBUG=WARN
+    // and no warning) has none to name, and such a collector leaves it unchanged.
+    const bool per_writer = GetParam().collector == Collector::kRayWorker ||
+                            GetParam().collector == Collector::kVllmWorker;
+    const std::vector<std::string> writers = WriterPids(lines);
+    if (per_writer && std::all_of(writers.begin(), writers.end(),
+                                  [](const std::string& w) { return w.empty(); })) {
+      continue;
+    }
+    const std::string wrapped = Wrap(GetParam().collector, lines);
     ASSERT_NE(wrapped, text) << "the collector's format was applied";
     EXPECT_EQ(Causes(AnalyzeText(wrapped, s.label)), want);
   }

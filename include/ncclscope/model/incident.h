@@ -20,21 +20,21 @@
 namespace ncclscope {
 
 enum class IncidentKind : uint8_t {
-  kExit,            ///< A process ended: launcher, scheduler, kernel, or its own fatal signal.
-  kSignalSent,      ///< The launcher signalled a process ("Sending process N closing signal").
-  kException,       ///< A Python exception (type, message, innermost frame).
-  kCppTerminate,    ///< "terminate called after throwing an instance of '...'".
-  kNcclWarn,        ///< An NCCL WARN line (or PyTorch's "Last error:" copy of one).
-  kNcclError,       ///< ProcessGroupNCCL "NCCL error in: ..." / async NCCL error.
-  kWatchdogTimeout, ///< "Watchdog caught collective operation timeout: WorkNCCL(...)".
-  kProgress,        ///< "last enqueued work: 4, last completed work: 3" of a rank.
-  kTeardown,        ///< "taking the entire process down", watchdog terminated, comm aborted.
-  kHeartbeat,       ///< Heartbeat monitor / watchdog stuck.
-  kInitTimeout,     ///< "NCCL timeout in communicator initialization".
-  kRestart,         ///< The launcher restarts the worker group.
-  kJobCancelled,    ///< Slurm cancelled the job (time limit, node failure, preemption).
-  kOomEvent,        ///< Slurm's cgroup saw an oom_kill.
-  kLauncherGaveUp,  ///< mpirun abort notice, torchelastic ChildFailedError.
+  kExit,             ///< A process ended: launcher, scheduler, kernel, or its own fatal signal.
+  kSignalSent,       ///< The launcher signalled a process ("Sending process N closing signal").
+  kException,        ///< A Python exception (type, message, innermost frame).
+  kCppTerminate,     ///< "terminate called after throwing an instance of '...'".
+  kNcclWarn,         ///< An NCCL WARN line (or PyTorch's "Last error:" copy of one).
+  kNcclError,        ///< ProcessGroupNCCL "NCCL error in: ..." / async NCCL error.
+  kWatchdogTimeout,  ///< "Watchdog caught collective operation timeout: WorkNCCL(...)".
+  kProgress,         ///< "last enqueued work: 4, last completed work: 3" of a rank.
+  kTeardown,         ///< "taking the entire process down", watchdog terminated, comm aborted.
+  kHeartbeat,        ///< Heartbeat monitor / watchdog stuck.
+  kInitTimeout,      ///< "NCCL timeout in communicator initialization".
+  kRestart,          ///< The launcher restarts the worker group.
+  kJobCancelled,     ///< Slurm cancelled the job (time limit, node failure, preemption).
+  kOomEvent,         ///< Slurm's cgroup saw an oom_kill.
+  kLauncherGaveUp,   ///< mpirun abort notice, torchelastic ChildFailedError.
   /// The process's proxy service saw a local peer's connection close ("[Service thread]
   /// Connection closed by localRank N"): that peer destroyed its communicator or ended. One per
   /// (process, peer) and attempt.
@@ -42,6 +42,13 @@ enum class IncidentKind : uint8_t {
   /// PyTorch's desync report blames this rank: it joined but did not finish collective `seq`,
   /// did not join it (`message` says which), or never joined any. Printed by another rank.
   kDesyncCulprit,
+  /// The process is leaving and says nothing of an error: PyTorch's "destroy_process_group() was
+  /// not called before program exit" (ProcessGroupNCCL's destructor at interpreter exit), or
+  /// NCCL's end of its world communicator ("comm 0x.. rank 1 nRanks 2 ... - Abort START",
+  /// "- Destroy COMPLETE"; the first per process). After an exception, an NCCL error or a
+  /// timeout of the same process it is that failure's teardown; before any, the process left
+  /// while its peers may still wait for it.
+  kOrderlyExit,
 };
 
 /// Incident::type of a kDesyncCulprit: the rank joined a collective and did not finish it, did
@@ -70,9 +77,11 @@ struct Incident {
   bool timed_out = false;        ///< ProcessExit::timed_out: still running at the time limit.
   bool from_table = false;       ///< An entry of torchelastic's ChildFailedError table.
   bool table_root_cause = false; ///< The table's "Root Cause (first observed failure)" entry.
-  // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason), kDesyncCulprit
+  // kException, kCppTerminate, kNcclWarn, kNcclError, kExit (reason), kDesyncCulprit,
+  // kOrderlyExit
   /// Exception type, signal name, warning location; for kDesyncCulprit which of the desync
-  /// report's lines named the rank (kDesyncJoinedNotFinished, ...).
+  /// report's lines named the rank (kDesyncJoinedNotFinished, ...); for kOrderlyExit what said
+  /// so: "exit-warning" (PyTorch's), "destroy" or "abort" (NCCL's end of the communicator).
   SharedText type;
   SharedText message;  ///< Whole message (never cut).
   SharedText frame;    ///< Innermost frame: "train.py:49 in train_step".
@@ -110,6 +119,9 @@ struct ProcessInstance {
   Evidence world_init;     ///< Its Init START line of that communicator.
   /// It destroyed a communicator ("- Destroy COMPLETE"): an orderly end, not an abort.
   bool destroyed_comm = false;
+  /// It ended (destroyed or aborted) its world communicator, or said it exits: an kOrderlyExit
+  /// incident was recorded (one per process and attempt).
+  bool exit_noted = false;
 };
 
 /// One restart attempt of the job.

@@ -358,6 +358,16 @@ enum class FrameworkKind : uint8_t {
   kDesyncStuck,        // "[47] joined but didn't finish collective #41207 (count from 1)"
   kDesyncLagging,      // "[7] finished collective #182, but didn't join collective #183 ..."
   kDesyncNeverJoined,  // "ranks [3] are the lagging ranks ... They never joined any collectives"
+  // "WARNING: destroy_process_group() was not called before program exit, which can leak
+  // resources": ProcessGroupNCCL's destructor as the Python process exits (PyTorch 2.4+).
+  kExitWithoutDestroy,
+  // "Stack trace of the failed collective:" (PyTorch 2.5+, the flight recorder's record of the
+  // work that failed; not "... not found, potentially because FlightRecorder is disabled").
+  kCollectiveStack,
+  // A frame of that stack, on its own line: "#0 barrier from .../distributed_c10d.py:5030",
+  // "#2 main from /work/train.py:139"; detail = "barrier from .../distributed_c10d.py:5030",
+  // seq = the frame's number.
+  kCollectiveFrame,
 };
 struct FrameworkEvent {
   FrameworkKind kind = FrameworkKind::kNcclErrorDetail;
