@@ -101,8 +101,15 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   }
   if (first == nullptr) return std::nullopt;
   std::map<int, RankState> ranks;
+  // Ranks that lost a peer (its socket closed, "remote process exited") before the first
+  // timeout: alive, in the collective, and not the one that went away.
+  std::map<int, const Incident*> lost_peer;
   for (const Incident* i : view.incidents) {
     if (i->rank < 0) continue;
+    if ((i->kind == IncidentKind::kNcclWarn || i->kind == IncidentKind::kNcclError) && i->cascade &&
+        AttemptView::Before(i, first)) {
+      lost_peer.emplace(i->rank, i);
+    }
     RankState& r = ranks[i->rank];
     if (i->kind == IncidentKind::kWatchdogTimeout) {
       const bool same_wave =
@@ -210,7 +217,12 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       rc.evidence.push_back(s->progress->evidence);
       continue;
     }
+    if (lost_peer.count(r) > 0) continue;
     if (s == nullptr || (s->timeout == nullptr && s->progress == nullptr)) silent.push_back(r);
+  }
+  std::vector<int> lost;
+  for (const auto& [r, i] : lost_peer) {
+    if (ranks[r].timeout == nullptr) lost.push_back(r);
   }
   // Ranks with no line at all are suspects only while they are fewer than the ranks that timed
   // out and than the ranks the input has lines of: a job whose input holds a few ranks' logs
@@ -325,6 +337,12 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
                                   r, RankRanges(waiting), SeqOp(*first)));
       }
     }
+    if (suspects == silent && !lost.empty()) {
+      why.push_back(
+          fmt::format("rank(s) {} lost their connection to a peer before (\"{}\"), as "
+                      "the neighbours of a rank that went away do",
+                      RankRanges(lost), lost_peer.at(lost.front())->message));
+    }
     rc.reasoning = fmt::format("{}; the ranks that timed out were waiting for it",
                                fmt::join(why, "; "));
   } else {
@@ -349,6 +367,16 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
   rc.evidence.insert(rc.evidence.begin(), first->evidence);
   rc.time = first->time;
   rc.time_text = first->time_text;
+  if (suspects == silent && !lost.empty()) {
+    // The silent rank went away when its neighbours lost it, before the timeouts.
+    const Incident* earliest = lost_peer.at(lost.front());
+    for (int r : lost) {
+      if (AttemptView::Before(lost_peer.at(r), earliest)) earliest = lost_peer.at(r);
+    }
+    rc.time = earliest->time;
+    rc.time_text = earliest->time_text;
+    rc.evidence.insert(rc.evidence.begin(), earliest->evidence);
+  }
   for (const Incident* i : view.incidents) {
     if (i->kind == IncidentKind::kWatchdogTimeout || i->kind == IncidentKind::kProgress) {
       const bool suspect =

@@ -18,7 +18,8 @@ WL_SAME_GPU  1: every rank uses GPU 0 (a duplicate GPU)
 WL_BAD_ENV   K=V[,K=V]: set on the bad rank alone before init (e.g. NCCL_BUFFSIZE)
 WL_SUBGROUPS 1: each step all-reduces in a subgroup of two ranks ([0,1], [2,3], ...) first
 Modes added for batch 4: devassert (an out-of-bounds index: CUDA device-side assert), exit0
-(sys.exit(0) at the failing step), uneven (the bad rank runs only WL_FAIL_STEP steps, then the
+(sys.exit(0) at the failing step), done_early (destroy_process_group() and return at the failing
+step), uneven (the bad rank runs only WL_FAIL_STEP steps, then the
 normal end: barrier, destroy), gpuhang (the bad rank's GPU busy for WL_STUCK_S before its
 all-reduce: torch.cuda._sleep), sigterm (nothing: the runner stops torchrun from outside).
 """
@@ -132,6 +133,11 @@ def main():
         steps = int(os.environ.get("WL_FAIL_STEP", "3"))
         log.info("rank %d has %d batches only", rank, steps)
     for step in range(steps):
+        if mode == "done_early" and rank == bad and step == int(os.environ.get("WL_FAIL_STEP", "3")):
+            # The loop ends early on this rank, which then ends cleanly (destroy, return).
+            log.info("rank %d is done at step %d", rank, step)
+            dist.destroy_process_group()
+            return
         train_step(step, x, rank, world, mode, bad, groups)
         if rank == 0:
             log.info("step %d done", step)
