@@ -49,9 +49,12 @@ CauseClass ClassOfException(std::string_view type, std::string_view message) {
   // communicator and retrieving ncclUniqueId from [0] via c10d key-value store ..., but
   // store->get('0') got error: Connection reset by peer"): a connection failure.
   // "NcclError": cupy's and Ray collective's NCCL exception ("RayTaskError(NcclError)").
-  if (Contains(type, "DistBackendError") || Contains(type, "NCCL") || Contains(type, "NcclError") ||
-      Contains(message, "NCCL error") || NamesFailedNcclCall(message) ||
-      IsUniqueIdFetchFailure(message)) {
+  // "DistNetworkError: The client socket has timed out after 20000ms while trying to connect to
+  // (192.0.2.1, 29711)": the process could not reach the rendezvous store (a wrong MASTER_ADDR,
+  // a firewall): classed by its text, like NCCL's own errors.
+  if (Contains(type, "DistBackendError") || Contains(type, "DistNetworkError") ||
+      Contains(type, "NCCL") || Contains(type, "NcclError") || Contains(message, "NCCL error") ||
+      NamesFailedNcclCall(message) || IsUniqueIdFetchFailure(message)) {
     return ClassOfErrorText(message);
   }
   return CauseClass::kPythonException;

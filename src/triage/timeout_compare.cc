@@ -85,6 +85,13 @@ std::string_view Api(const Incident& t) {
   return f.substr(0, f.find(','));
 }
 
+/// A point-to-point operation (PyTorch's OpType SEND, RECV, _SEND, _RECV...): it waits for one
+/// peer, and the log names only this side of the pair.
+bool IsPointToPoint(const Incident& t) {
+  const std::string_view op = t.op;
+  return op.find("SEND") != std::string_view::npos || op.find("RECV") != std::string_view::npos;
+}
+
 std::string SeqOp(const Incident& i) {
   return i.op.empty() ? fmt::format("SeqNum {}", i.seq) : fmt::format("SeqNum {} {}", i.seq, i.op);
 }
@@ -277,6 +284,12 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
           "ranks {} timed out in different collectives ({}); with no majority the logs cannot "
           "tell which rank took the other code path",
           RankRanges(suspects), fmt::join(why, "; "));
+      if (std::any_of(suspects.begin(), suspects.end(),
+                      [&](int r) { return IsPointToPoint(*ranks[r].timeout); })) {
+        rc.reasoning +=
+            " (a rank in a send or receive waits for its peer: that peer skipped "
+            "its side, or this rank called one too many)";
+      }
     } else {
       rc.confidence = Confidence::kMedium;
       bool size_only = true;
@@ -289,6 +302,20 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
       rc.reasoning = fmt::format("{}: the rank whose last collective differs is the suspect, not "
                                  "the ranks that wait",
                                  fmt::join(why, "; "));
+      const bool p2p_only = std::all_of(mismatched.begin(), mismatched.end(),
+                                        [&](int r) { return IsPointToPoint(*ranks[r].timeout); });
+      if (p2p_only) {
+        // A send waits for its receiver (and a receive for its sender): the peer that skipped
+        // its side is as likely the cause as an extra call on this one, and the line names no
+        // peer.
+        rc.confidence = Confidence::kLow;
+        rc.what = "waits in a point-to-point operation that its peer did not match";
+        rc.reasoning +=
+            "; a point-to-point operation has two sides and the line names only "
+            "this one: its peer may have skipped the matching receive or send (a "
+            "pipeline stage that ran fewer micro-batches), or this rank called one "
+            "too many";
+      }
     }
   } else if (!left.empty()) {
     // A rank that ended while the others still called collectives with it: it stopped calling

@@ -21,7 +21,9 @@ Modes added for batch 4: devassert (an out-of-bounds index: CUDA device-side ass
 (sys.exit(0) at the failing step), done_early (destroy_process_group() and return at the failing
 step), uneven (the bad rank runs only WL_FAIL_STEP steps, then the
 normal end: barrier, destroy), gpuhang (the bad rank's GPU busy for WL_STUCK_S before its
-all-reduce: torch.cuda._sleep), sigterm (nothing: the runner stops torchrun from outside).
+all-reduce: torch.cuda._sleep), sigterm (nothing: the runner stops torchrun from outside). Batch 7: exit3 (sys.exit(3), no
+traceback), p2p_skip (rank 0 sends to rank 1 every step, the bad rank skips one recv),
+pyexc_early (the bad rank raises before init_process_group).
 """
 import sys
 import ctypes
@@ -82,12 +84,22 @@ def train_step(step, x, rank, world, mode, bad, groups=None):
             idx = torch.tensor([x.numel() * 4], device="cuda")
             x[idx] = 0.0
             torch.cuda.synchronize()
+        elif mode == "exit3":
+            log.info("rank %d gives up at step %d", rank, step)
+            sys.exit(3)
         elif mode == "exit0":
             log.info("rank %d leaves at step %d", rank, step)
             sys.exit(0)
         elif mode == "gpuhang":
             # About WL_STUCK_S seconds of GPU time at ~1.8 GHz, before the all-reduce.
             torch.cuda._sleep(int(float(os.environ.get("WL_STUCK_S", "60")) * 1.8e9))
+    if mode == "p2p_skip":
+        # A pipeline's hand-off: rank 0 sends to rank 1 every step; the bad rank skips one recv.
+        buf = x  # 64 MB: more than NCCL buffers, so a send waits for its recv
+        if rank == 0:
+            dist.send(buf, dst=1)
+        elif rank == 1 and not (rank == bad and step == int(os.environ.get("WL_FAIL_STEP", "3"))):
+            dist.recv(buf, src=0)
     if groups is not None:
         dist.all_reduce(x, group=groups[rank // 2])
     dist.all_reduce(x)
@@ -115,6 +127,8 @@ def main():
             k, v = kv.split("=", 1)
             os.environ[k] = v
     torch.cuda.set_device(local % ngpu)
+    if mode == "pyexc_early" and rank == bad:
+        raise ImportError("cannot import name 'FusedAdam' from 'apex.optimizers'")
     if mode == "late" and rank == bad:
         time.sleep(float(os.environ.get("WL_LATE_S", "15")))
     timeout = datetime.timedelta(seconds=int(os.environ.get("WL_TIMEOUT", "120")))
