@@ -226,8 +226,9 @@ namespace {
 /// (0.4 s in h200x1-failures/exit0_rank1.log).
 constexpr int64_t kExitAfterCloseNanos = int64_t{5} * 1000000000;
 
-/// The culprit's PyTorch exit warning (kOrderlyExit), printed before `close` or at most
-/// kExitAfterCloseNanos after it; nullptr when it printed none or the culprit is unknown.
+/// The culprit's exit (kOrderlyExit: PyTorch's exit warning or the end of its world
+/// communicator), printed before `close` or at most kExitAfterCloseNanos after it; nullptr when it
+/// printed none or the culprit is unknown.
 const Incident* OrderlyExitOf(const AttemptView& view, const Culprit& c, const Incident& close) {
   if (c.rank < 0) return nullptr;
   for (const Incident* i : view.incidents) {
@@ -313,12 +314,13 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
         "exited without an error of its own while its peers still waited for it in a "
         "collective: it stopped calling collectives";
     rc.reasoning = fmt::format(
-        "{} ended as a Python program ends (\"destroy_process_group() was not called before "
-        "program exit\", PyTorch's warning as the process exits) with no exception, signal or "
-        "NCCL error of its own, and {} lost its connection to it (\"{}\"): the process left the "
-        "training loop early (uneven data across ranks, an early return or sys.exit on one "
-        "rank) while the others still ran collectives with it",
-        RankText(c.rank, c.host, c.pid),
+        "{} ended (\"{}\", {}) with no exception, signal or NCCL error of its own, and {} lost "
+        "its connection to it (\"{}\"): the process left the training loop early (uneven data "
+        "across ranks, an early return or sys.exit on one rank) while the others still ran "
+        "collectives with it",
+        RankText(c.rank, c.host, c.pid), exit->message,
+        exit->type == "exit-warning" ? "PyTorch's warning as the process exits"
+                                     : "NCCL's end of its communicator",
         RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
         first_cascade->message);
     return rc;
