@@ -1,5 +1,7 @@
 #include "ncclscope/model/watchdog_table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
@@ -63,6 +65,15 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
     std::vector<std::string> why;
     if (!r.reported) {
       why.push_back("reported nothing (no watchdog or progress line)");
+      // A world rank that said it was leaving (PyTorch's exit warning, the end of its world
+      // communicator): what the table can add to its silence.
+      for (const Incident& i : job.incidents.incidents) {
+        if (i.kind == IncidentKind::kOrderlyExit && i.rank == r.rank && i.rank >= 0) {
+          why.push_back(
+              fmt::format("it left the job (\"{}\", line {})", i.message, i.evidence.line));
+          break;
+        }
+      }
     } else if (!r.timed_out && r.timeout_seq < 0) {
       // A progress line that names the failed SeqNum ("failure detected by watchdog at work
       // sequence id: N") is the rank's own watchdog catching the failure: not a silent rank.
@@ -87,7 +98,6 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
     for (size_t i = 0; i < why.size(); ++i) r.why += (i ? "; " : "") + why[i];
     g->suspects.push_back(r.rank);
   }
-  (void)job;
 }
 
 }  // namespace
