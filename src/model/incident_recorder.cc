@@ -601,7 +601,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
       i.kind = IncidentKind::kOrderlyExit;
       // An abort is also how PyTorch tears a communicator down after an error: weaker evidence
       // of a normal exit than a destroy.
-      i.type = end->kind == CommEndKind::kDestroy ? "destroy" : "abort";
+      i.type = end->kind == CommEndKind::kDestroy ? kExitDestroy : kExitAbort;
       i.message = std::string(ctx.body);
       Push(std::move(i), ctx, src, job, quotes);
     }
@@ -827,7 +827,7 @@ void IncidentRecorder::AddOther(const Event& event, Job* job, LineQuotes* quotes
         return;
       case FrameworkKind::kExitWithoutDestroy:
         i.kind = IncidentKind::kOrderlyExit;
-        i.type = "exit-warning";
+        i.type = kExitWarning;
         i.message = "destroy_process_group() was not called before program exit";
         if (inst >= 0) job->incidents.instances[inst].exit_noted = true;
         break;

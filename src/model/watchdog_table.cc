@@ -61,18 +61,23 @@ void FindSuspects(const Job& job, WatchdogGroup* g) {
     }
     return RankRanges(ahead);
   };
+  // The first exit line of each rank (PyTorch's exit warning, the end of its world
+  // communicator), for the rows of ranks that reported nothing: one pass, not one per row.
+  std::map<int, const Incident*> exit_of;
+  if (std::any_of(g->rows.begin(), g->rows.end(),
+                  [](const WatchdogRow& r) { return !r.reported; })) {
+    for (const Incident& i : job.incidents.incidents) {
+      if (i.kind == IncidentKind::kOrderlyExit && i.rank >= 0) exit_of.emplace(i.rank, &i);
+    }
+  }
   for (WatchdogRow& r : g->rows) {
     std::vector<std::string> why;
     if (!r.reported) {
       why.push_back("reported nothing (no watchdog or progress line)");
-      // A world rank that said it was leaving (PyTorch's exit warning, the end of its world
-      // communicator): what the table can add to its silence.
-      for (const Incident& i : job.incidents.incidents) {
-        if (i.kind == IncidentKind::kOrderlyExit && i.rank == r.rank && i.rank >= 0) {
-          why.push_back(
-              fmt::format("it left the job (\"{}\", line {})", i.message, i.evidence.line));
-          break;
-        }
+      // A world rank that said it was leaving: what the table can add to its silence.
+      if (const auto it = exit_of.find(r.rank); it != exit_of.end()) {
+        why.push_back(fmt::format("it left the job (\"{}\", line {})", it->second->message,
+                                  it->second->evidence.line));
       }
     } else if (!r.timed_out && r.timeout_seq < 0) {
       // A progress line that names the failed SeqNum ("failure detected by watchdog at work

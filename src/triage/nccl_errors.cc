@@ -319,8 +319,8 @@ std::optional<RootCause> FromNcclErrors(const AttemptView& view) {
         "across ranks, an early return or sys.exit on one rank) while the others still ran "
         "collectives with it",
         RankText(c.rank, c.host, c.pid), exit->message,
-        exit->type == "exit-warning" ? "PyTorch's warning as the process exits"
-                                     : "NCCL's end of its communicator",
+        exit->type == kExitWarning ? "PyTorch's warning as the process exits"
+                                   : "NCCL's end of its communicator",
         RankText(first_cascade->rank, first_cascade->host, first_cascade->pid),
         first_cascade->message);
     return rc;

@@ -207,7 +207,7 @@ std::optional<RootCause> CompareTimeouts(const AttemptView& view) {
     }
     if (const Incident* exit = LeftBefore(view, r, *first)) {
       left.push_back(r);
-      left_by_abort = left_by_abort || exit->type == "abort";
+      left_by_abort = left_by_abort || exit->type == kExitAbort;
       why.push_back(
           fmt::format("rank {} left the job with no error of its own (\"{}\") before "
                       "rank(s) {} timed out in {}",

@@ -57,6 +57,12 @@ inline constexpr std::string_view kDesyncJoinedNotFinished = "joined-not-finishe
 inline constexpr std::string_view kDesyncNotJoined = "not-joined";
 inline constexpr std::string_view kDesyncNeverJoined = "never-joined";
 
+/// Incident::type of a kOrderlyExit: what said the process was leaving: PyTorch's exit warning,
+/// or NCCL's destroy or abort of its world communicator.
+inline constexpr std::string_view kExitWarning = "exit-warning";
+inline constexpr std::string_view kExitDestroy = "destroy";
+inline constexpr std::string_view kExitAbort = "abort";
+
 struct Incident {
   IncidentKind kind = IncidentKind::kExit;
   int attempt = 0;      ///< Restart attempt (0 = first).
@@ -81,7 +87,7 @@ struct Incident {
   // kOrderlyExit
   /// Exception type, signal name, warning location; for kDesyncCulprit which of the desync
   /// report's lines named the rank (kDesyncJoinedNotFinished, ...); for kOrderlyExit what said
-  /// so: "exit-warning" (PyTorch's), "destroy" or "abort" (NCCL's end of the communicator).
+  /// so (kExitWarning, kExitDestroy, kExitAbort).
   SharedText type;
   SharedText message;  ///< Whole message (never cut).
   SharedText frame;    ///< Innermost frame: "train.py:49 in train_step".
