@@ -97,7 +97,11 @@ std::string Summary(const Incident& i) {
     case IncidentKind::kDesyncCulprit:
       return fmt::format("PyTorch's desync report: rank {} {}", i.rank, i.message);
     case IncidentKind::kOrderlyExit:
-      return "exits (PyTorch: destroy_process_group() was not called before program exit)";
+      if (i.type == kExitWarning) {
+        return "exits (PyTorch: destroy_process_group() was not called before program exit)";
+      }
+      return fmt::format("leaves: NCCL {} its world communicator ({})",
+                         i.type == kExitDestroy ? "destroys" : "aborts", i.message);
   }
   return {};
 }
