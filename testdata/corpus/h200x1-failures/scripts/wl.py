@@ -23,7 +23,8 @@ step), uneven (the bad rank runs only WL_FAIL_STEP steps, then the
 normal end: barrier, destroy), gpuhang (the bad rank's GPU busy for WL_STUCK_S before its
 all-reduce: torch.cuda._sleep), sigterm (nothing: the runner stops torchrun from outside). Batch 7: exit3 (sys.exit(3), no
 traceback), p2p_skip (rank 0 sends to rank 1 every step, the bad rank skips one recv),
-pyexc_early (the bad rank raises before init_process_group).
+pyexc_early (the bad rank raises before init_process_group). Batch 8: dtype (the bad rank
+all-reduces a half copy where the others reduce float, same element count).
 """
 import sys
 import ctypes
@@ -90,6 +91,12 @@ def train_step(step, x, rank, world, mode, bad, groups=None):
         elif mode == "exit0":
             log.info("rank %d leaves at step %d", rank, step)
             sys.exit(0)
+        elif mode == "dtype":
+            # The same collective with another dtype (half where the others reduce float).
+            y = x.half()
+            dist.all_reduce(y)
+            torch.cuda.synchronize()
+            return
         elif mode == "gpuhang":
             # About WL_STUCK_S seconds of GPU time at ~1.8 GHz, before the all-reduce.
             torch.cuda._sleep(int(float(os.environ.get("WL_STUCK_S", "60")) * 1.8e9))
@@ -126,6 +133,8 @@ def main():
         for kv in os.environ["WL_BAD_ENV"].split(","):
             k, v = kv.split("=", 1)
             os.environ[k] = v
+    if os.environ.get("WL_NO_NCCL_DEBUG") == "1":
+        os.environ.pop("NCCL_DEBUG", None)  # as most production jobs run: PyTorch's lines only
     torch.cuda.set_device(local % ngpu)
     if mode == "pyexc_early" and rank == bad:
         raise ImportError("cannot import name 'FusedAdam' from 'apex.optimizers'")
