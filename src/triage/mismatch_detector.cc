@@ -20,7 +20,9 @@ std::optional<RootCause> MismatchFromDetector(const AttemptView& view) {
   std::map<int, std::pair<std::string, const Incident*>> own;  // rank → (op, line)
   std::map<int, int> named;  // rank → how many other ranks' checks name it as differing
   for (const Incident* i : view.incidents) {
-    if (i->kind != IncidentKind::kException) continue;
+    // The exception as the rank printed it, or as torchelastic's failure table quotes it (the
+    // entry's traceback field: a pasted table may be all there is).
+    if (i->kind != IncidentKind::kException && i->type.empty()) continue;
     if (i->message.find("Detected mismatch between collectives") == std::string::npos) continue;
     const std::string message = i->message.str();  // the matches below point into it
     std::smatch m;
