@@ -91,6 +91,14 @@ struct ProcState {
   uint32_t last_source = 0;
   uint64_t last_line = 0;
   LineText last_text;
+  /// Process::last_collective_line. Its text is last_text's while coll_in_last_text (a run of
+  /// COLL lines replaces it line by line): copied out only when another line of the process
+  /// comes, once per run rather than once per COLL line.
+  bool has_coll = false;
+  bool coll_in_last_text = false;
+  uint32_t last_coll_source = 0;
+  uint64_t last_coll_line = 0;
+  LineText last_coll_text;
   Memberships comms;  ///< Chunked: a process may create thousands.
   int current = -1;  ///< Index into comms of the most recently active membership.
   int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).
@@ -226,7 +234,8 @@ void OnRingOrder(Job* job, JobBuilder::State* st, int proc, const RingOrder& e);
 void OnInitTimings(Job* job, JobBuilder::State* st, int proc, const InitTimings& e);
 void OnChannelCounts(Job* job, JobBuilder::State* st, int proc, const ChannelCounts& e);
 void OnGraphPattern(Job* job, JobBuilder::State* st, int proc, const GraphPattern& e);
-void OnCollective(Job* job, JobBuilder::State* st, int proc, const Collective& e);
+void OnCollective(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
+                  const Collective& e);
 void OnConnection(Job* job, JobBuilder::State* st, int proc, const EventContext& ctx,
                   const Connection& e);
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "builder_state.h"
+#include "ncclscope/base/byte_words.h"
 #include "ncclscope/model/classify.h"
 
 namespace ncclscope {
@@ -272,9 +273,26 @@ void OnGraphPattern(Job* job, JobBuilder::State* st, int proc, const GraphPatter
   }
 }
 
-void OnCollective(Job* /*job*/, JobBuilder::State* st, int proc, const Collective& e) {
+void OnCollective(Job* /*job*/, JobBuilder::State* st, int proc, const EventContext& ctx,
+                  const Collective& e) {
+  ProcState& ps = st->procs[proc];
+  ps.has_coll = true;
+  ps.coll_in_last_text = true;  // JobBuilder::Add has just made this line the last_text
+  ps.last_coll_source = ctx.source;
+  ps.last_coll_line = ctx.line;
   ProcComm* m = MembershipByPtr(st, proc, e.comm);
-  if (m) Touch(st, proc, m);
+  if (!m) return;
+  Touch(st, proc, m);
+  // How far this rank got on the communicator (a hang stopped from outside leaves nothing else).
+  m->coll_seen = true;
+  m->op_count = e.op_count;
+  m->coll_source = ctx.source;
+  m->coll_line = ctx.line;
+  if (e.op.size() != m->op_len || !byte_words::EqualBytes(e.op.data(), m->op.data(), m->op_len)) {
+    m->op_len = static_cast<uint8_t>(std::min(e.op.size(), m->op.size()));
+    std::memcpy(m->op.data(), e.op.data(), m->op_len);
+    m->p2p = m->p2p || e.op == "Send" || e.op == "Recv";
+  }
 }
 
 namespace {

@@ -397,7 +397,7 @@ struct Folder {
   void operator()(const Notice&) { AddNotice(job, st, proc, ctx); }
   void operator()(const ProxyPeerClosed&) {}  // The incident recorder keeps it.
   void operator()(const Collective& e) {
-    if (proc >= 0) OnCollective(job, st, proc, e);
+    if (proc >= 0) OnCollective(job, st, proc, ctx, e);
   }
   void operator()(const CollAlgo& e) {
     Process* p = P();
@@ -579,6 +579,11 @@ void JobBuilder::Add(const Event& event) {
     ps.has_line = true;
     ps.last_source = ctx.source;
     ps.last_line = ctx.line;
+    if (ps.coll_in_last_text && !std::holds_alternative<Collective>(event.data)) {
+      // last_text holds the process's last COLL line, and this line is not one: keep it.
+      ps.last_coll_text.Set(ps.last_text.view());
+      ps.coll_in_last_text = false;
+    }
     if (!ctx.text_kept) {
       ps.last_text.Set(ctx.text);
     } else if (ps.last_text.View(ctx.text)) {
@@ -608,6 +613,35 @@ bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_
 }
 
 namespace {
+
+/// Each rank's last collective per communicator (ProcComm) into its CommRank, and each process's
+/// last COLL line: how far every rank got, for a hang that left no timeout (triage).
+void NoteLastCollectives(Job* job, const JobBuilder::State& state) {
+  for (size_t i = 0; i < state.procs.size() && i < job->processes.size(); ++i) {
+    const ProcState& ps = state.procs[i];
+    if (!ps.has_coll) continue;
+    Evidence& line = job->processes[i].last_collective_line;
+    line.source = ps.last_coll_source;
+    line.line = ps.last_coll_line;
+    line.text = ps.coll_in_last_text ? ps.last_text.view() : ps.last_coll_text.view();
+    for (size_t k = 0; k < ps.comms.size(); ++k) {
+      const ProcComm& m = ps.comms[k];
+      if (!m.coll_seen || m.comm < 0 || static_cast<size_t>(m.comm) >= job->comms.size()) {
+        continue;
+      }
+      auto it = job->comms[m.comm].ranks.find(m.rank);
+      if (it == job->comms[m.comm].ranks.end() || it->second.process != static_cast<int>(i)) {
+        continue;
+      }
+      LastCollective& last = it->second.last_collective.emplace();
+      last.op.assign(m.op.data(), m.op_len);
+      last.op_count = m.op_count;
+      last.source = m.coll_source;
+      last.line = m.coll_line;
+      last.p2p = m.p2p;
+    }
+  }
+}
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.
 /// Frees what only the reading of lines needs (process and link lookups, memberships, dedup
@@ -639,6 +673,7 @@ void ReleaseLineIndexes(JobBuilder::State* state) {
 }
 
 void FinishInto(Job* job, JobBuilder::State* state, const BuildOptions& options) {
+  NoteLastCollectives(job, *state);
   CompactFolded(job, state);
   ReleaseLineIndexes(state);
   // A pasted command line's settings hold for the processes of its input (an echo by NCCL, read

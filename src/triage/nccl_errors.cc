@@ -153,8 +153,12 @@ struct NcclErrorLines {
 NcclErrorLines PickNcclErrorLines(const AttemptView& view) {
   NcclErrorLines out;
   const Incident* first_local = nullptr;  ///< First error of a rank's own resources.
+  // Errors after the job was stopped from outside are its teardown (the peers' sockets close as
+  // the launcher ends them), not why it failed.
+  const Incident* stop = FirstExternalStop(view);
   for (const Incident* i : view.incidents) {
     if (i->kind != IncidentKind::kNcclWarn && i->kind != IncidentKind::kNcclError) continue;
+    if (stop != nullptr && !AttemptView::Before(i, stop)) continue;
     if (IsBenignWarn(*i)) continue;
     if (IsProxyWrapper(*i)) {
       if (out.wrapper == nullptr) out.wrapper = i;

@@ -80,6 +80,16 @@ Culprit AttemptView::CulpritOfRank(int rank) const {
   return c;
 }
 
+const Incident* FirstExternalStop(const AttemptView& view) {
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kJobCancelled ||
+        (i->kind == IncidentKind::kSignalSent && i->pid <= 0)) {
+      return i;
+    }
+  }
+  return nullptr;
+}
+
 bool AttemptView::Before(const Incident* a, const Incident* b) {
   if (a->time && b->time && *a->time != *b->time) return *a->time < *b->time;
   if (a->time && b->time) {
@@ -457,7 +467,9 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
   } else {
     bool failed = false;
     for (const RankFailure& f : failures) failed = failed || f.fallout;
-    if (std::optional<RootCause> late = triage_internal::FindLateStart(view, failed)) {
+    // A job stopped from outside while a rank was still missing from init failed (it hung there).
+    const bool stopped = triage_internal::FirstExternalStop(view) != nullptr;
+    if (std::optional<RootCause> late = triage_internal::FindLateStart(view, failed || stopped)) {
       rc = *late;
     } else {
       const Incident* stop = nullptr;
@@ -468,7 +480,13 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
           break;
         }
       }
+      std::optional<RootCause> progress;
       if (stop != nullptr && CommsUp(job)) {
+        progress = triage_internal::FromCollectiveProgress(view, *stop);
+      }
+      if (progress) {
+        rc = *progress;
+      } else if (stop != nullptr && CommsUp(job)) {
         rc.cls = CauseClass::kTimeoutUnknown;
         rc.job_failed = true;
         rc.confidence = Confidence::kLow;

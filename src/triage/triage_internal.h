@@ -134,6 +134,17 @@ void HostsFromPeerCloses(const AttemptView& view, std::vector<RankFailure>* fail
 /// it; nullopt when no process of the attempt ends so.
 std::optional<RootCause> FromStalledConnects(const AttemptView& view);
 
+/// A job stopped from outside (`stop`) with no error or timeout of its own: ranks whose last COLL
+/// line (NCCL_DEBUG_SUBSYS=COLL) is behind the others' on a communicator that all its ranks
+/// logged stopped calling collectives (stuck-rank, medium); nullopt when no rank is behind, or
+/// every rank is behind somewhere.
+std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const Incident& stop);
+
+/// The first line of the attempt saying that the job was stopped from outside: the launcher
+/// itself got a death signal ("Received 15 death signal, shutting down workers"), or the
+/// scheduler cancelled the job; nullptr when none.
+const Incident* FirstExternalStop(const AttemptView& view);
+
 /// PyTorch's collective-mismatch check (TORCH_DISTRIBUTED_DEBUG=DETAIL) across ranks; nullopt
 /// when no rank raised it.
 std::optional<RootCause> MismatchFromDetector(const AttemptView& view);

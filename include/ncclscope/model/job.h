@@ -122,6 +122,7 @@ struct Process {
   Evidence first_line;           ///< First NCCL line.
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
+  Evidence last_collective_line;  ///< Last COLL line (`AllReduce: opCount ...`), when any.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
   /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
   /// also when the communicator's init lines are not in the log (an excerpt); -1 if none.
@@ -143,6 +144,18 @@ struct Host {
 };
 
 /// One rank of a communicator.
+/// A rank's last collective on a communicator, from NCCL's COLL lines (`AllReduce: opCount 3
+/// sendbuff ... comm 0x..`, NCCL_DEBUG_SUBSYS=COLL): how far it got.
+struct LastCollective {
+  std::string op;  ///< "AllReduce"
+  uint64_t op_count = 0;
+  uint32_t source = 0;
+  uint64_t line = 0;
+  /// It also logged point-to-point operations (Send, Recv) on this communicator: those count
+  /// only on the ranks that call them, so the ranks' counts are not comparable.
+  bool p2p = false;
+};
+
 struct CommRank {
   int rank = -1;
   int process = -1;  ///< Index into Job::processes.
@@ -154,6 +167,7 @@ struct CommRank {
   std::optional<ChannelCounts> channel_counts;  ///< This rank's "N coll channels, ..." line.
   std::optional<InitTimings> init_timings;      ///< api view is cleared (not owned).
   int nnodes = -1, local_ranks = -1, local_rank = -1;
+  std::optional<LastCollective> last_collective;  ///< Its last COLL line on this communicator.
 };
 
 struct Communicator {

@@ -1,0 +1,157 @@
+// FromCollectiveProgress: a job that hung and was stopped from outside (a scheduler's time
+// limit, a preemption, kubectl delete) before any timeout fired leaves no watchdog line saying
+// who was missing. With NCCL_DEBUG_SUBSYS=COLL every rank printed each collective it enqueued
+// (`AllReduce: opCount 3 sendbuff ... comm 0x..`), so each rank's last opCount on a
+// communicator says how far it got (LastCollective). Ranks behind the others on a communicator
+// whose every rank is in the input stopped calling collectives while the others waited.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "ncclscope/model/rank_ranges.h"
+#include "triage_internal.h"
+
+namespace ncclscope::triage_internal {
+namespace {
+
+/// One rank of a communicator, as far as the COLL lines tell.
+struct Position {
+  const ProcessInstance* process = nullptr;
+  const Process* model = nullptr;
+  const LastCollective* last = nullptr;
+};
+
+/// One communicator whose ranks did not all get as far.
+struct Gap {
+  const Communicator* comm = nullptr;
+  std::vector<Position> behind, ahead;
+  uint64_t top = 0;  ///< The highest opCount enqueued on it.
+};
+
+/// The positions of every rank of `c`, each a process of the attempt; empty when a rank is
+/// missing, ended, or logged point-to-point operations (their counts are per rank).
+std::vector<Position> PositionsOf(const AttemptView& view, const Communicator& c) {
+  std::vector<Position> out;
+  if (c.nranks < 2 || static_cast<int>(c.ranks.size()) != c.nranks) return {};
+  for (const auto& [rank, cr] : c.ranks) {
+    if (!cr.last_collective || cr.last_collective->p2p || cr.ended || cr.process < 0 ||
+        static_cast<size_t>(cr.process) >= view.job->processes.size()) {
+      return {};
+    }
+    const Process& p = view.job->processes[cr.process];
+    const ProcessInstance* pi = view.LastProcessWithPid(p.pid);
+    if (pi == nullptr || pi->host != p.hostname) return {};
+    out.push_back(Position{pi, &p, &*cr.last_collective});
+  }
+  return out;
+}
+
+std::string Who(const ProcessInstance& p) {
+  return p.rank >= 0 ? fmt::format("rank {}", p.rank) : fmt::format("{} pid {}", p.host, p.pid);
+}
+
+std::string Ranks(const std::vector<Position>& ps) {
+  std::vector<int> ranks;
+  std::vector<std::string> others;
+  for (const Position& p : ps) {
+    if (p.process->rank >= 0) {
+      ranks.push_back(p.process->rank);
+    } else {
+      others.push_back(Who(*p.process));
+    }
+  }
+  std::string out = ranks.empty()
+                        ? std::string()
+                        : fmt::format("rank{} {}", ranks.size() > 1 ? "s" : "", RankRanges(ranks));
+  for (const std::string& o : others) out += (out.empty() ? "" : ", ") + o;
+  return out;
+}
+
+/// "the launcher received signal 15", or the scheduler's words.
+std::string StopText(const Incident& stop) {
+  if (stop.kind == IncidentKind::kSignalSent) {
+    return stop.message.empty() ? std::string("the launcher received a signal")
+                                : fmt::format("the launcher received signal {}", stop.message);
+  }
+  return stop.message.empty() ? std::string("the scheduler cancelled it")
+                              : fmt::format("\"{}\"", stop.message);
+}
+
+}  // namespace
+
+std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const Incident& stop) {
+  if (view.job == nullptr) return std::nullopt;
+  std::vector<Gap> gaps;
+  std::set<const ProcessInstance*> behind, compared;
+  for (const Communicator& c : view.job->comms) {
+    std::vector<Position> ranks = PositionsOf(view, c);
+    if (ranks.empty()) continue;
+    Gap g;
+    g.comm = &c;
+    for (const Position& p : ranks) g.top = std::max(g.top, p.last->op_count);
+    for (const Position& p : ranks) {
+      compared.insert(p.process);
+      (p.last->op_count < g.top ? g.behind : g.ahead).push_back(p);
+    }
+    if (g.behind.empty()) continue;
+    for (const Position& p : g.behind) behind.insert(p.process);
+    gaps.push_back(std::move(g));
+  }
+  // Every rank compared was behind somewhere: the communicators disagree on who waits for whom
+  // (an ordering deadlock, or lines the input lacks), which names no rank.
+  if (gaps.empty() || behind.size() == compared.size()) return std::nullopt;
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
+  rc.cls = CauseClass::kStuckRank;
+  rc.confidence = Confidence::kMedium;
+  rc.time = stop.time;
+  rc.time_text = stop.time_text;
+  std::vector<std::string> parts;
+  for (const Gap& g : gaps) {
+    const Position& lag = g.behind.front();
+    const Position& lead = g.ahead.front();
+    parts.push_back(
+        fmt::format("on comm {} ({} ranks) {} reached opCount {} ({}), {} stopped at {} ({})",
+                    g.comm->id, g.comm->nranks, Ranks(g.ahead), g.top, lead.last->op,
+                    Ranks(g.behind), lag.last->op_count, lag.last->op));
+  }
+  std::vector<Position> culprits;
+  for (const Gap& g : gaps) {
+    for (const Position& p : g.behind) {
+      bool seen = false;
+      for (const Position& q : culprits) seen = seen || q.process == p.process;
+      if (!seen) culprits.push_back(p);
+    }
+  }
+  for (const Position& p : culprits) {
+    rc.culprits.push_back(Culprit{p.process->rank, p.process->host, p.process->pid});
+  }
+  rc.what = fmt::format(
+      "stopped calling collectives: {} behind the other ranks when the job was "
+      "stopped",
+      culprits.size() > 1 ? "they were" : "it was");
+  rc.reasoning = fmt::format(
+      "no rank reported an error or a timeout and the job was stopped from outside ({}); "
+      "NCCL's COLL lines give each rank's last enqueued collective: {}. {} stopped calling "
+      "collectives while the others waited for {} (a job still running when it was stopped "
+      "can show a rank momentarily one collective behind: the further behind, the surer)",
+      StopText(stop), fmt::join(parts, "; "), culprits.size() > 1 ? "They" : "It",
+      culprits.size() > 1 ? "them" : "it");
+  rc.evidence.push_back(stop.evidence);
+  for (const Position& p : culprits) {
+    const Evidence& line = p.model->last_collective_line;
+    if (line.line == 0) continue;
+    rc.evidence.push_back(line);
+    rc.cause_lines.push_back({line.source, line.line});
+    if (rc.evidence.size() >= 4) break;
+  }
+  const Position& lead = gaps.front().ahead.front();
+  if (lead.model->last_collective_line.line != 0) {
+    rc.evidence.push_back(lead.model->last_collective_line);
+  }
+  return rc;
+}
+
+}  // namespace ncclscope::triage_internal
