@@ -117,6 +117,40 @@ class IncidentRecorder {
   };
 
   SourceState& Source(uint32_t source);
+  /// What AddOther works out once for the line of an event, for its handlers below.
+  struct LineState {
+    const EventContext& ctx;
+    SourceState* src;  ///< The state of the line's input.
+    int inst;          ///< The line's process instance (index into instances), -1 if unknown.
+    int attempt;       ///< That instance's restart attempt, else the input's.
+  };
+  /// What every incident of this line starts from; built only by the events that record one (an
+  /// Incident is large, and most events record none).
+  static Incident BaseIncident(const LineState& state, const Job& job);
+  // AddOther's handlers, one per event family, in the order AddOther tries them.
+  // NCCL's own lines (incident_recorder_nccl.cc): communicator lifecycle, warnings.
+  void OnCommInit(const CommInit& ci, const LineState& state, Job* job, LineQuotes* quotes);
+  void OnCommEnd(const CommEnd& end, const LineState& state, Job* job, LineQuotes* quotes);
+  void OnProxyPeerClosed(const ProxyPeerClosed& pc, const LineState& state, Job* job,
+                         LineQuotes* quotes);
+  void OnWarning(const Warning& w, const LineState& state, Job* job, LineQuotes* quotes);
+  /// "NCCL WARN Failed to initialize any NET plugin" (a PluginEvent of that action and level).
+  void OnNetPluginsFailed(const LineState& state, Job* job, LineQuotes* quotes);
+  // PyTorch's errors and watchdog (incident_recorder_framework.cc).
+  void OnFrameworkNcclError(const FrameworkNcclError& e, const LineState& state, Job* job,
+                            LineQuotes* quotes);
+  void OnWatchdogTimeout(const WatchdogTimeout& w, const LineState& state, Job* job,
+                         LineQuotes* quotes);
+  void OnWorkProgress(const WorkProgress& p, const LineState& state, Job* job, LineQuotes* quotes);
+  void OnFrameworkEvent(const FrameworkEvent& f, const LineState& state, Job* job,
+                        LineQuotes* quotes);
+  // Launchers' reports (incident_recorder_launcher.cc): exits, torchelastic's failure table.
+  void OnProcessExit(const ProcessExit& x, const LineState& state, Job* job, LineQuotes* quotes);
+  void OnLauncherEvent(const LauncherEvent& l, const LineState& state, Job* job,
+                       LineQuotes* quotes);
+  // Python tracebacks, fatal signals, C++ terminate (incident_recorder_traceback.cc).
+  void OnTraceback(const ncclscope::Traceback& t, const LineState& state, Job* job,
+                   LineQuotes* quotes);
   /// The incident a "Stack trace of the failed collective:" of `rank` belongs to: the rank's
   /// latest watchdog timeout in the input (else its latest NCCL error); -1 when none is near.
   static int FailedWorkOf(const Job& job, uint32_t source, int rank);
