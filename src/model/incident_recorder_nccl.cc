@@ -50,14 +50,22 @@ std::string CommIdText(uint64_t id) { return fmt::format("{:#018x}", id); }
 void IncidentRecorder::OnCommInit(const CommInit& ci, const LineState& state, Job* job,
                                   LineQuotes* quotes) {
   const EventContext& ctx = state.ctx;
-  if (state.inst >= 0 && ci.phase == InitPhase::kStart && ci.parent.empty() && ci.rank >= 0) {
-    ProcessInstance& pi = job->incidents.instances[state.inst];
-    if (ci.nranks > pi.world) {
-      pi.world = ci.nranks;
-      pi.rank = ci.rank;
-      pi.world_comm = ci.comm_id ? CommIdText(*ci.comm_id) : std::string();
-      pi.world_init = quotes->TimedQuote(ctx);
-    }
+  if (state.inst < 0 || !ci.parent.empty() || ci.rank < 0) return;
+  ProcessInstance& pi = job->incidents.instances[state.inst];
+  const bool from_start = pi.world_init.line != 0;  // world and rank come from an Init START
+  if (ci.phase == InitPhase::kStart &&
+      (ci.nranks > pi.world || (!from_start && ci.nranks == pi.world))) {
+    pi.world = ci.nranks;
+    pi.rank = ci.rank;
+    pi.world_comm = ci.comm_id ? CommIdText(*ci.comm_id) : std::string();
+    pi.world_init = quotes->TimedQuote(ctx);
+  } else if (ci.phase == InitPhase::kComplete && !from_start && ci.nranks > pi.world) {
+    // An excerpt that begins after the Init START lines: "comm 0x.. rank 3 nranks 4 ... - Init
+    // COMPLETE" states the rank as well (the line names no parent, so a split child's would
+    // read as a top-level one; the largest communicator's wins).
+    pi.world = ci.nranks;
+    pi.rank = ci.rank;
+    pi.world_comm = ci.comm_id ? CommIdText(*ci.comm_id) : std::string();
   }
 }
 

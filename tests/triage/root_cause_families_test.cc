@@ -660,5 +660,32 @@ TEST(RootCauseFamilies, RanklessCopyOfARanksExceptionIsThatRanks) {
   EXPECT_EQ(other.root_cause.cause.culprits.size(), 2u) << other.root_cause.cause.reasoning;
 }
 
+// NVIDIA/TensorRT-LLM#953 (held-out round 70): the excerpt begins after the Init START lines;
+// each process's "comm 0x.. rank 3 nranks 4 ... - Init COMPLETE" states its rank, so the process
+// that warns "no algorithm/protocol available" is rank 3, not an unnamed pid.
+TEST(RootCauseFamilies, AnExcerptAfterInitStartTakesTheRankFromInitComplete) {
+  const AnalysisResult r = AnalyzeText(testing::ReadFileOrDie(testing::TestData(
+      "real-world/tensorrt-llm-953-rank3-no-algorithm-protocol-available-enqueue.log")));
+  const RootCause& c = CauseOf(r);
+  EXPECT_EQ(CauseClassName(c.cls), "nccl-error");
+  ASSERT_EQ(c.culprits.size(), 1u);
+  EXPECT_EQ(c.culprits[0].rank, 3) << c.reasoning;
+  EXPECT_EQ(c.culprits[0].host, "dc");
+}
+
+TEST(RootCauseFamilies, InitStartStatesTheRankBeforeALaterComplete) {
+  // A process whose START (world of 4, rank 2) is in the input keeps that rank; a COMPLETE of a
+  // smaller communicator later (a split child: the line names no parent) does not replace it.
+  const std::string text =
+      "h:1:1 [2] NCCL INFO ncclCommInitRankConfig comm 0x1 rank 2 nranks 4 cudaDev 2 nvmlDev 2 "
+      "busId 41000 commId 0x795520212f433144 - Init START\n"
+      "h:1:1 [2] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 2 nvmlDev 2 busId 41000 commId "
+      "0x1111111111111111 - Init COMPLETE\n";
+  const AnalysisResult r = AnalyzeText(text);
+  ASSERT_EQ(r.job.incidents.instances.size(), 1u);
+  EXPECT_EQ(r.job.incidents.instances[0].rank, 2);
+  EXPECT_EQ(r.job.incidents.instances[0].world, 4);
+}
+
 }  // namespace
 }  // namespace ncclscope
