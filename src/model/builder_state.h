@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -91,14 +92,17 @@ struct ProcState {
   uint32_t last_source = 0;
   uint64_t last_line = 0;
   LineText last_text;
-  /// Process::last_collective_line. Its text is last_text's while coll_in_last_text (a run of
-  /// COLL lines replaces it line by line): copied out only when another line of the process
-  /// comes, once per run rather than once per COLL line.
+  /// The process's last COLL line, quoted by LastCollective. Its text is last_text's while
+  /// coll_in_last_text (a run of COLL lines replaces it line by line). When another line of the
+  /// process comes, it is copied out only if the process is then behind another rank of that
+  /// communicator (a rank that may be stuck), else dropped: a job of thousands of ranks keeps
+  /// the texts of the few that lag, not one per rank.
   bool has_coll = false;
   bool coll_in_last_text = false;
+  int last_coll_membership = -1;  ///< Index into comms of its membership, -1 if unknown.
   uint32_t last_coll_source = 0;
   uint64_t last_coll_line = 0;
-  LineText last_coll_text;
+  std::shared_ptr<std::string> last_coll_text;  ///< Its copy, while kept (shared by snapshots).
   Memberships comms;  ///< Chunked: a process may create thousands.
   int current = -1;  ///< Index into comms of the most recently active membership.
   int previous = -1;  ///< The one that was current before it (runs of COLL lines alternate).
@@ -152,6 +156,8 @@ struct JobBuilder::State {
   std::vector<ProcState> procs;
   /// Processes whose last line's text is a view (LineText::View), for KeepLineTexts.
   std::vector<int> viewed_texts;
+  /// The highest opCount any rank's COLL line showed, per communicator (Job::comms index).
+  std::vector<uint32_t> top_op_count;
   /// Processes of headless NCCL messages (no `host:pid:tid`), by what the prefixes say.
   std::map<std::string, int> headless_procs;
 

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "builder_state.h"
-#include "ncclscope/base/byte_words.h"
 #include "ncclscope/model/classify.h"
 
 namespace ncclscope {
@@ -281,18 +280,22 @@ void OnCollective(Job* /*job*/, JobBuilder::State* st, int proc, const EventCont
   ps.last_coll_source = ctx.source;
   ps.last_coll_line = ctx.line;
   ProcComm* m = MembershipByPtr(st, proc, e.comm);
+  ps.last_coll_membership = m != nullptr ? m->index : -1;
   if (!m) return;
   Touch(st, proc, m);
   // How far this rank got on the communicator (a hang stopped from outside leaves nothing else).
-  m->coll_seen = true;
-  m->op_count = e.op_count;
-  m->coll_source = ctx.source;
-  m->coll_line = ctx.line;
-  if (e.op.size() != m->op_len || !byte_words::EqualBytes(e.op.data(), m->op.data(), m->op_len)) {
-    m->op_len = static_cast<uint8_t>(std::min(e.op.size(), m->op.size()));
-    std::memcpy(m->op.data(), e.op.data(), m->op_len);
-    m->p2p = m->p2p || e.op == "Send" || e.op == "Recv";
+  const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(e.op_count, UINT32_MAX));
+  if (m->comm >= 0) {
+    if (st->top_op_count.size() <= static_cast<size_t>(m->comm)) {
+      st->top_op_count.resize(static_cast<size_t>(m->comm) + 1, 0);
+    }
+    uint32_t& top = st->top_op_count[static_cast<size_t>(m->comm)];
+    top = std::max(top, count);
   }
+  m->coll_seen = true;
+  m->op_count = count;
+  // Send and Recv, NCCL's only four-letter operations, count on the ranks that call them alone.
+  m->p2p = m->p2p || e.op.size() == 4;
 }
 
 namespace {

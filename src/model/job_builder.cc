@@ -559,6 +559,28 @@ int ProcessOf(Job* job, JobBuilder::State* st, const EventContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+/// last_text holds the process's last COLL line and is about to be replaced: keep a copy while
+/// the process is behind another rank of that communicator, else free it (ProcState).
+void KeepCollText(const JobBuilder::State& st, ProcState* ps) {
+  ps->coll_in_last_text = false;
+  const ProcComm* m = ps->last_coll_membership >= 0
+                          ? &ps->comms[static_cast<size_t>(ps->last_coll_membership)]
+                          : nullptr;
+  const size_t comm = m != nullptr && m->comm >= 0 ? static_cast<size_t>(m->comm) : SIZE_MAX;
+  if (comm < st.top_op_count.size() && m->op_count < st.top_op_count[comm]) {
+    if (!ps->last_coll_text || ps->last_coll_text.use_count() > 1) {
+      ps->last_coll_text = std::make_shared<std::string>();
+    }
+    ps->last_coll_text->assign(ps->last_text.view());
+  } else {
+    ps->last_coll_text.reset();
+  }
+}
+
+}  // namespace
+
 void JobBuilder::Add(const Event& event) {
   assert(state_ != nullptr && "JobBuilder::Add after Finish");
   const EventContext& ctx = event.ctx;
@@ -580,9 +602,7 @@ void JobBuilder::Add(const Event& event) {
     ps.last_source = ctx.source;
     ps.last_line = ctx.line;
     if (ps.coll_in_last_text && !std::holds_alternative<Collective>(event.data)) {
-      // last_text holds the process's last COLL line, and this line is not one: keep it.
-      ps.last_coll_text.Set(ps.last_text.view());
-      ps.coll_in_last_text = false;
+      KeepCollText(*state_, &ps);
     }
     if (!ctx.text_kept) {
       ps.last_text.Set(ctx.text);
@@ -614,33 +634,56 @@ bool JobBuilder::AddFoldedEvents(uint32_t source, std::string_view type, uint64_
 
 namespace {
 
-/// Each rank's last collective per communicator (ProcComm) into its CommRank, and each process's
-/// last COLL line: how far every rank got, for a hang that left no timeout (triage).
+/// Each rank's last collective per communicator (ProcComm) into the job (CommRank's index into
+/// Job::last_collectives), on the communicators whose ranks did not all get as far (the triage
+/// of a hang reads them; a job of thousands of ranks that all did keeps nothing). A rank's line
+/// is known, and quoted, when it is its process's last COLL line and the rank is behind the
+/// others or the first that is not.
 void NoteLastCollectives(Job* job, const JobBuilder::State& state) {
-  for (size_t i = 0; i < state.procs.size() && i < job->processes.size(); ++i) {
-    const ProcState& ps = state.procs[i];
-    if (!ps.has_coll) continue;
-    Evidence& line = job->processes[i].last_collective_line;
-    line.source = ps.last_coll_source;
-    line.line = ps.last_coll_line;
-    line.text = ps.coll_in_last_text ? ps.last_text.view() : ps.last_coll_text.view();
-    for (size_t k = 0; k < ps.comms.size(); ++k) {
-      const ProcComm& m = ps.comms[k];
-      if (!m.coll_seen || m.comm < 0 || static_cast<size_t>(m.comm) >= job->comms.size()) {
-        continue;
+  struct Range {
+    uint32_t low = UINT32_MAX, high = 0;
+    bool quoted_ahead = false;
+  };
+  std::vector<Range> ranges(job->comms.size());
+  auto each = [&](auto&& fn) {
+    for (size_t i = 0; i < state.procs.size() && i < job->processes.size(); ++i) {
+      const ProcState& ps = state.procs[i];
+      if (!ps.has_coll) continue;
+      for (size_t k = 0; k < ps.comms.size(); ++k) {
+        const ProcComm& m = ps.comms[k];
+        if (m.coll_seen && m.comm >= 0 && static_cast<size_t>(m.comm) < ranges.size()) {
+          fn(static_cast<int>(i), ps, m);
+        }
       }
-      auto it = job->comms[m.comm].ranks.find(m.rank);
-      if (it == job->comms[m.comm].ranks.end() || it->second.process != static_cast<int>(i)) {
-        continue;
-      }
-      LastCollective& last = it->second.last_collective.emplace();
-      last.op.assign(m.op.data(), m.op_len);
-      last.op_count = m.op_count;
-      last.source = m.coll_source;
-      last.line = m.coll_line;
-      last.p2p = m.p2p;
     }
-  }
+  };
+  each([&](int, const ProcState&, const ProcComm& m) {
+    Range& r = ranges[m.comm];
+    r.low = std::min(r.low, m.op_count);
+    r.high = std::max(r.high, m.op_count);
+  });
+  each([&](int proc, const ProcState& ps, const ProcComm& m) {
+    Range& r = ranges[m.comm];
+    if (r.low == r.high) return;
+    Communicator& c = job->comms[m.comm];
+    auto it = c.ranks.find(m.rank);
+    if (it == c.ranks.end() || it->second.process != proc) return;
+    LastCollective last;
+    last.op_count = m.op_count;
+    last.p2p = m.p2p;
+    if (ps.last_coll_membership == m.index) {
+      last.line.source = ps.last_coll_source;
+      last.line.line = ps.last_coll_line;
+      const bool quote = m.op_count < r.high || !r.quoted_ahead;
+      if (quote && (ps.coll_in_last_text || ps.last_coll_text)) {
+        last.line.text =
+            ps.coll_in_last_text ? ps.last_text.view() : std::string_view(*ps.last_coll_text);
+        if (m.op_count == r.high) r.quoted_ahead = true;
+      }
+    }
+    it->second.last_collective = static_cast<int>(job->last_collectives.size());
+    job->last_collectives.push_back(std::move(last));
+  });
 }
 
 /// Finish on any (job, state) pair: the builder's own, or a snapshot's copies.

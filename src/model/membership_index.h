@@ -53,14 +53,11 @@ struct ProcComm {
   int nranks = 0;
   uint64_t last_activity = 0;
   std::string ptr;
-  /// Its last COLL line (LastCollective, written into the CommRank when the job is finished).
+  /// Its last COLL line's opCount (LastCollective, written into the job when it is finished);
+  /// saturates at 2^32 - 1 (four billion collectives of one communicator).
   bool coll_seen = false;
-  bool p2p = false;
-  uint8_t op_len = 0;
-  std::array<char, 15> op{};  ///< The operation's name (NCCL's are at most 13 letters).
-  uint64_t op_count = 0;
-  uint32_t coll_source = 0;
-  uint64_t coll_line = 0;
+  bool p2p = false;  ///< It logged Send or Recv.
+  uint32_t op_count = 0;
   /// Per RecencyKind: the list (MembershipIndex::lists) and the neighbours in it (indexes into
   /// ProcState::comms; -1 at the ends). Lists are ordered by last_activity, newest first.
   std::array<int, kRecencyKinds> list{-1, -1, -1, -1};  ///< -1: not on it (closed)

@@ -18,7 +18,6 @@ namespace {
 /// One rank of a communicator, as far as the COLL lines tell.
 struct Position {
   const ProcessInstance* process = nullptr;
-  const Process* model = nullptr;
   const LastCollective* last = nullptr;
 };
 
@@ -30,19 +29,23 @@ struct Gap {
 };
 
 /// The positions of every rank of `c`, each a process of the attempt; empty when a rank is
-/// missing, ended, or logged point-to-point operations (their counts are per rank).
+/// missing, ended, or logged point-to-point operations (their counts are per rank), or when
+/// the ranks all got as far (the model keeps positions only where they differ).
 std::vector<Position> PositionsOf(const AttemptView& view, const Communicator& c) {
   std::vector<Position> out;
   if (c.nranks < 2 || static_cast<int>(c.ranks.size()) != c.nranks) return {};
   for (const auto& [rank, cr] : c.ranks) {
-    if (!cr.last_collective || cr.last_collective->p2p || cr.ended || cr.process < 0 ||
-        static_cast<size_t>(cr.process) >= view.job->processes.size()) {
+    if (cr.last_collective < 0 ||
+        static_cast<size_t>(cr.last_collective) >= view.job->last_collectives.size() || cr.ended ||
+        cr.process < 0 || static_cast<size_t>(cr.process) >= view.job->processes.size()) {
       return {};
     }
+    const LastCollective& last = view.job->last_collectives[cr.last_collective];
+    if (last.p2p) return {};
     const Process& p = view.job->processes[cr.process];
     const ProcessInstance* pi = view.LastProcessWithPid(p.pid);
     if (pi == nullptr || pi->host != p.hostname) return {};
-    out.push_back(Position{pi, &p, &*cr.last_collective});
+    out.push_back(Position{pi, &last});
   }
   return out;
 }
@@ -111,11 +114,9 @@ std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const I
   std::vector<std::string> parts;
   for (const Gap& g : gaps) {
     const Position& lag = g.behind.front();
-    const Position& lead = g.ahead.front();
-    parts.push_back(
-        fmt::format("on comm {} ({} ranks) {} reached opCount {} ({}), {} stopped at {} ({})",
-                    g.comm->id, g.comm->nranks, Ranks(g.ahead), g.top, lead.last->op,
-                    Ranks(g.behind), lag.last->op_count, lag.last->op));
+    parts.push_back(fmt::format("on comm {} ({} ranks) {} reached opCount {}, {} stopped at {}",
+                                g.comm->id, g.comm->nranks, Ranks(g.ahead), g.top, Ranks(g.behind),
+                                lag.last->op_count));
   }
   std::vector<Position> culprits;
   for (const Gap& g : gaps) {
@@ -140,16 +141,26 @@ std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const I
       StopText(stop), fmt::join(parts, "; "), culprits.size() > 1 ? "They" : "It",
       culprits.size() > 1 ? "them" : "it");
   rc.evidence.push_back(stop.evidence);
-  for (const Position& p : culprits) {
-    const Evidence& line = p.model->last_collective_line;
-    if (line.line == 0) continue;
-    rc.evidence.push_back(line);
-    rc.cause_lines.push_back({line.source, line.line});
-    if (rc.evidence.size() >= 4) break;
+  // The culprits' last collective lines that were quoted (a rank's last COLL line of the job),
+  // then one of a rank ahead.
+  for (const Gap& g : gaps) {
+    for (const Position& p : g.behind) {
+      const Evidence& line = p.last->line;
+      if (line.text.empty() || rc.evidence.size() >= 4) continue;
+      bool seen = false;
+      for (const Evidence& e : rc.evidence)
+        seen = seen || (e.source == line.source && e.line == line.line);
+      if (seen) continue;
+      rc.evidence.push_back(line);
+      rc.cause_lines.push_back({line.source, line.line});
+    }
   }
-  const Position& lead = gaps.front().ahead.front();
-  if (lead.model->last_collective_line.line != 0) {
-    rc.evidence.push_back(lead.model->last_collective_line);
+  for (const Gap& g : gaps) {
+    for (const Position& p : g.ahead) {
+      if (p.last->line.text.empty()) continue;
+      rc.evidence.push_back(p.last->line);
+      return rc;
+    }
   }
   return rc;
 }

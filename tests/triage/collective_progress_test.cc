@@ -37,18 +37,31 @@ std::string Without(const std::string& text, Pred drop) {
   return out;
 }
 
-TEST(CollectiveProgress, EachRanksLastCollectiveIsKeptPerCommunicator) {
+TEST(CollectiveProgress, EachRanksLastCollectiveIsKeptWhereTheRanksDiffer) {
   const AnalysisResult r = AnalyzeText(Corpus("hang_coll_stuck_rank1.log"));
   ASSERT_EQ(r.job.comms.size(), 1u);
   const Communicator& c = r.job.comms[0];
   ASSERT_EQ(c.ranks.size(), 2u);
-  ASSERT_TRUE(c.ranks.at(0).last_collective.has_value());
-  ASSERT_TRUE(c.ranks.at(1).last_collective.has_value());
-  EXPECT_EQ(c.ranks.at(0).last_collective->op, "AllReduce");
-  EXPECT_EQ(c.ranks.at(0).last_collective->op_count, 3u);
-  EXPECT_EQ(c.ranks.at(1).last_collective->op_count, 2u);
-  EXPECT_EQ(c.ranks.at(0).last_collective->line, 79u);
-  EXPECT_FALSE(c.ranks.at(0).last_collective->p2p);
+  ASSERT_GE(c.ranks.at(0).last_collective, 0);
+  ASSERT_GE(c.ranks.at(1).last_collective, 0);
+  const LastCollective& ahead = r.job.last_collectives.at(c.ranks.at(0).last_collective);
+  const LastCollective& behind = r.job.last_collectives.at(c.ranks.at(1).last_collective);
+  EXPECT_EQ(ahead.op_count, 3u);
+  EXPECT_EQ(behind.op_count, 2u);
+  EXPECT_EQ(ahead.line.line, 79u);
+  EXPECT_FALSE(ahead.p2p);
+  // Both quoted: rank 1 is behind, rank 0 the first ahead; each is its process's last COLL line.
+  EXPECT_NE(behind.line.text.str().find("AllReduce: opCount 2 "), std::string::npos);
+  EXPECT_NE(ahead.line.text.str().find("AllReduce: opCount 3 "), std::string::npos);
+}
+
+TEST(CollectiveProgress, NothingIsKeptWhereEveryRankGotAsFar) {
+  // A job of thousands of ranks that all enqueued the same collectives keeps no positions.
+  const AnalysisResult r = AnalyzeText(Corpus("hang_coll_running_of4.log"));
+  EXPECT_TRUE(r.job.last_collectives.empty());
+  for (const Communicator& c : r.job.comms) {
+    for (const auto& [rank, cr] : c.ranks) EXPECT_EQ(cr.last_collective, -1) << c.id;
+  }
 }
 
 TEST(CollectiveProgress, TheRankBehindWhenTheJobWasStoppedIsTheStuckRank) {
@@ -57,8 +70,7 @@ TEST(CollectiveProgress, TheRankBehindWhenTheJobWasStoppedIsTheStuckRank) {
   EXPECT_EQ(CauseClassName(c.cls), "stuck-rank");
   EXPECT_EQ(CulpritRanks(c), std::set<int>{1}) << c.reasoning;
   EXPECT_EQ(c.confidence, Confidence::kMedium);
-  EXPECT_NE(c.reasoning.find("reached opCount 3 (AllReduce), rank 1 stopped at 2"),
-            std::string::npos)
+  EXPECT_NE(c.reasoning.find("rank 0 reached opCount 3, rank 1 stopped at 2"), std::string::npos)
       << c.reasoning;
   // The evidence quotes the stop and the stuck rank's last collective.
   bool quoted = false;

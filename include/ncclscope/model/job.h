@@ -122,7 +122,6 @@ struct Process {
   Evidence first_line;           ///< First NCCL line.
   Evidence last_line;            ///< Last NCCL line.
   Evidence last_framework_line;  ///< Last PyTorch line attributed to this process.
-  Evidence last_collective_line;  ///< Last COLL line (`AllReduce: opCount ...`), when any.
   int global_rank = -1;          ///< Rank in the first (world) communicator this process joined.
   /// Largest nNodes / localRanks of the "comm ... nNodes N localRanks L" lines of this process,
   /// also when the communicator's init lines are not in the log (an excerpt); -1 if none.
@@ -146,11 +145,13 @@ struct Host {
 /// One rank of a communicator.
 /// A rank's last collective on a communicator, from NCCL's COLL lines (`AllReduce: opCount 3
 /// sendbuff ... comm 0x..`, NCCL_DEBUG_SUBSYS=COLL): how far it got.
+/// Kept only on communicators whose ranks did not all get as far (JobBuilder), the case a hang
+/// analysis reads; CommRank::last_collective indexes Job::last_collectives.
 struct LastCollective {
-  std::string op;  ///< "AllReduce"
   uint64_t op_count = 0;
-  uint32_t source = 0;
-  uint64_t line = 0;
+  /// The line when it is the process's last COLL line, quoted when this rank is behind the
+  /// others or is the first that is not; empty (line 0) otherwise.
+  Evidence line;
   /// It also logged point-to-point operations (Send, Recv) on this communicator: those count
   /// only on the ranks that call them, so the ranks' counts are not comparable.
   bool p2p = false;
@@ -163,11 +164,11 @@ struct CommRank {
   int cuda_dev = -1, nvml_dev = -1;
   std::string bus_id;
   bool started = false, completed = false, ended = false;
+  int last_collective = -1;  ///< Index into Job::last_collectives, -1 when not kept.
   Evidence start_evidence, complete_evidence;
   std::optional<ChannelCounts> channel_counts;  ///< This rank's "N coll channels, ..." line.
   std::optional<InitTimings> init_timings;      ///< api view is cleared (not owned).
   int nnodes = -1, local_ranks = -1, local_rank = -1;
-  std::optional<LastCollective> last_collective;  ///< Its last COLL line on this communicator.
 };
 
 struct Communicator {
@@ -298,6 +299,7 @@ struct Job {
   std::vector<SourceInfo> sources;
   std::vector<Host> hosts;
   std::vector<Process> processes;
+  std::vector<LastCollective> last_collectives;  ///< CommRank::last_collective.
   ChunkedVector<Communicator> comms;  ///< Chunked: tens of thousands in long jobs.
   ChunkedVector<Link> links;
   std::vector<WarnRecord> warnings;
