@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -217,6 +218,12 @@ class IncidentRecorder {
   std::map<std::tuple<int, int64_t, int>, size_t> per_process_;
   std::vector<AttemptInfo> attempts_;
   std::set<std::pair<int, int>> peer_closes_;  ///< (instance, peer local rank) recorded.
+  /// WarnKey of every NCCL WARN incident kept: PyTorch's "Last error:" copy of one is not a
+  /// second incident (a lookup, not a scan of the incidents per copy: a failed job of thousands
+  /// of ranks prints one per rank).
+  std::unordered_set<uint64_t> warn_keys_;
+  /// A WARN's message (trimmed) in its attempt, as a 64-bit hash.
+  static uint64_t WarnKey(int attempt, std::string_view message);
   std::map<InstanceKey, ConnectionRank> connection_rank_;
   BannerRank banner_rank_;  ///< Rank 0 of processes that printed NCCL's bare version banner.
   /// NoteConnectionRank's entries by the builder's process index (a process is one host:pid;

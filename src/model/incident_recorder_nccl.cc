@@ -119,12 +119,7 @@ void IncidentRecorder::OnWarning(const Warning& w, const LineState& state, Job* 
   if (ctx.level == Level::kTorch) {
     NoteLastErrorDetail(ctx, w.message, LineRank(ctx, -1), src, job, quotes);
     // PyTorch's "Last error:" copy of a WARN printed before: not a second incident.
-    for (const Incident& prev : job->incidents.incidents) {
-      if (prev.kind == IncidentKind::kNcclWarn && prev.attempt == state.attempt &&
-          Trimmed(prev.message) == Trimmed(w.message)) {
-        return;
-      }
-    }
+    if (warn_keys_.count(WarnKey(state.attempt, w.message)) > 0) return;
   }
   Incident i = BaseIncident(state, *job);
   i.kind = IncidentKind::kNcclWarn;
@@ -137,7 +132,14 @@ void IncidentRecorder::OnWarning(const Warning& w, const LineState& state, Job* 
   if (const int own = ProxyServiceRank(w.message); own >= 0) NoteStatedRank(ctx, own);
   // NCCL's "Invalid rank requested : R/N" states the rank the printer asked to be.
   if (const int own = InvalidRankRequested(w.message); own >= 0) NoteStatedRank(ctx, own);
-  Push(std::move(i), ctx, src, job, quotes);
+  if (const Incident* kept = Push(std::move(i), ctx, src, job, quotes)) {
+    warn_keys_.insert(WarnKey(kept->attempt, kept->message));
+  }
+}
+
+uint64_t IncidentRecorder::WarnKey(int attempt, std::string_view message) {
+  const uint64_t h = std::hash<std::string_view>{}(Trimmed(message));
+  return h ^ (static_cast<uint64_t>(static_cast<uint32_t>(attempt)) * 0x9E3779B97F4A7C15ull);
 }
 
 void IncidentRecorder::OnNetPluginsFailed(const LineState& state, Job* job, LineQuotes* quotes) {
@@ -149,7 +151,9 @@ void IncidentRecorder::OnNetPluginsFailed(const LineState& state, Job* job, Line
   i.type = std::string(ctx.location);
   i.message = std::string(Trimmed(ctx.body));
   if (i.rank < 0) i.rank = LineRank(ctx, -1, &i.rank_from_tag);
-  Push(std::move(i), ctx, src, job, quotes);
+  if (const Incident* kept = Push(std::move(i), ctx, src, job, quotes)) {
+    warn_keys_.insert(WarnKey(kept->attempt, kept->message));
+  }
 }
 
 }  // namespace ncclscope
