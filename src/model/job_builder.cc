@@ -557,10 +557,6 @@ int ProcessOf(Job* job, JobBuilder::State* st, const EventContext& ctx) {
   return proc;
 }
 
-}  // namespace
-
-namespace {
-
 /// last_text holds the process's last COLL line and is about to be replaced: keep a copy while
 /// the process is behind another rank of that communicator, else free it (ProcState).
 void KeepCollText(const JobBuilder::State& st, ProcState* ps) {

@@ -87,6 +87,7 @@ std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const I
   if (view.job == nullptr) return std::nullopt;
   std::vector<Gap> gaps;
   std::set<const ProcessInstance*> behind, compared;
+  std::vector<Position> culprits;  ///< The processes of `behind`, each once, in gap order.
   for (const Communicator& c : view.job->comms) {
     std::vector<Position> ranks = PositionsOf(view, c);
     if (ranks.empty()) continue;
@@ -98,7 +99,9 @@ std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const I
       (p.last->op_count < g.top ? g.behind : g.ahead).push_back(p);
     }
     if (g.behind.empty()) continue;
-    for (const Position& p : g.behind) behind.insert(p.process);
+    for (const Position& p : g.behind) {
+      if (behind.insert(p.process).second) culprits.push_back(p);
+    }
     gaps.push_back(std::move(g));
   }
   // Every rank compared was behind somewhere: the communicators disagree on who waits for whom
@@ -117,14 +120,6 @@ std::optional<RootCause> FromCollectiveProgress(const AttemptView& view, const I
     parts.push_back(fmt::format("on comm {} ({} ranks) {} reached opCount {}, {} stopped at {}",
                                 g.comm->id, g.comm->nranks, Ranks(g.ahead), g.top, Ranks(g.behind),
                                 lag.last->op_count));
-  }
-  std::vector<Position> culprits;
-  for (const Gap& g : gaps) {
-    for (const Position& p : g.behind) {
-      bool seen = false;
-      for (const Position& q : culprits) seen = seen || q.process == p.process;
-      if (!seen) culprits.push_back(p);
-    }
   }
   for (const Position& p : culprits) {
     rc.culprits.push_back(Culprit{p.process->rank, p.process->host, p.process->pid});

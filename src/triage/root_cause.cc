@@ -480,13 +480,12 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
           break;
         }
       }
-      std::optional<RootCause> progress;
-      if (stop != nullptr && CommsUp(job)) {
-        progress = triage_internal::FromCollectiveProgress(view, *stop);
-      }
+      const bool hung = stop != nullptr && CommsUp(job);
+      std::optional<RootCause> progress =
+          hung ? triage_internal::FromCollectiveProgress(view, *stop) : std::nullopt;
       if (progress) {
         rc = *progress;
-      } else if (stop != nullptr && CommsUp(job)) {
+      } else if (hung) {
         rc.cls = CauseClass::kTimeoutUnknown;
         rc.job_failed = true;
         rc.confidence = Confidence::kLow;

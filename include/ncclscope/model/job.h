@@ -142,7 +142,6 @@ struct Host {
   std::set<std::string> gpu_path_types;
 };
 
-/// One rank of a communicator.
 /// A rank's last collective on a communicator, from NCCL's COLL lines (`AllReduce: opCount 3
 /// sendbuff ... comm 0x..`, NCCL_DEBUG_SUBSYS=COLL): how far it got.
 /// Kept only on communicators whose ranks did not all get as far (JobBuilder), the case a hang
@@ -157,6 +156,7 @@ struct LastCollective {
   bool p2p = false;
 };
 
+/// One rank of a communicator.
 struct CommRank {
   int rank = -1;
   int process = -1;  ///< Index into Job::processes.
