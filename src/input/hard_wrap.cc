@@ -45,6 +45,14 @@ size_t LineWidth(std::string_view line) {
   return !line.empty() && line.back() == '\r' ? line.size() - 1 : line.size();
 }
 
+size_t PasteLineWidth(std::string_view line, bool first_line) {
+  size_t w = LineWidth(line);
+  if (!first_line) return w;
+  size_t ticks = 0;
+  while (ticks < w && ticks < 3 && line[ticks] == '`') ++ticks;
+  return w - ticks;
+}
+
 bool EndsInPadding(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line.size() >= 2 && line[line.size() - 1] == ' ' && line[line.size() - 2] == ' ';
@@ -152,7 +160,8 @@ size_t HardWrapWidth(std::string_view text) {
   // First pass: the widest line and how many lines have that width.
   size_t widest = 0, at_widest = 0, lines = 0;
   for (size_t pos = 0; pos < text.size();) {
-    const size_t w = LineWidth(NextLine(text, &pos));
+    const bool first = pos == 0;
+    const size_t w = PasteLineWidth(NextLine(text, &pos), first);
     if (w > 0) ++lines;
     if (w > widest) {
       widest = w;
@@ -170,13 +179,14 @@ size_t HardWrapWidth(std::string_view text) {
   std::string_view previous;
   bool previous_widest = false;
   for (size_t pos = 0; pos < text.size();) {
+    const bool first = pos == 0;
     const std::string_view line = NextLine(text, &pos);
     if (previous_widest && ContinuesLine(previous, line)) {
       ++continued;
       if (!(line[0] >= 'A' && line[0] <= 'Z')) ++mid_word;
     }
     previous = line;
-    previous_widest = LineWidth(line) == widest;
+    previous_widest = PasteLineWidth(line, first) == widest;
   }
   return continued >= 2 && mid_word >= 2 && 2 * continued >= at_widest ? widest : 0;
 }

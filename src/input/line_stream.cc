@@ -281,7 +281,9 @@ bool LineStream::NextUnwrapped(Line* line) {
   // valid while later ones are read.
   bool joined = false;
   std::string_view piece = raw;
-  while (LineWidth(piece) == wrap_width_ && !EndsInPadding(piece)) {
+  bool first = number_ == 1;  // PasteLineWidth: the paste's first line may carry a backtick
+  while (PasteLineWidth(piece, first) == wrap_width_ && !EndsInPadding(piece)) {
+    first = false;
     std::string_view next;
     bool next_truncated = false;
     if (!ReadPhysical(&next, &next_truncated)) break;

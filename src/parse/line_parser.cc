@@ -30,6 +30,11 @@ using parse_internal::StartsWith;
 struct LineParser::State {
   /// PyTorch's "Last error:" was read: its detail is the next line of the same process.
   bool last_error_pending = false;
+  /// Only implied: the line before was PyTorch's `ncclRemoteError: ...` without the
+  /// "Last error:" that always follows it (Ray's dedup drops that line when several workers
+  /// print it): the detail is taken only if it starts like NCCL's warning text
+  /// (LooksLikeLastErrorText).
+  bool last_error_implied = false;
   /// What preceded "Last error:" on that line (a logger's head: vLLM's `ERROR 04-07 00:57:46
   /// ray_utils.py:45] `); the detail line starts with the same head.
   std::string last_error_head;
@@ -402,6 +407,17 @@ constexpr uint64_t kMaxTorchCutDistance = 2;  // The same for a wrapped PyTorch 
 /// A PyTorch watchdog message that ends before its text does (a paste or terminal wrapped it):
 /// the timeout without the `) ran for N milliseconds` that closes its WorkNCCL(...), or the
 /// watchdog's exception line without its `last completed NCCL work: N`.
+/// Starts like the text of an NCCL warning that PyTorch prints after "Last error:" (its
+/// transport's message, a CUDA or system call that failed): "NET/IB : Got completion from peer
+/// ...", "Cuda failure 'out of memory'", "Call to connect returned Connection refused".
+bool LooksLikeLastErrorText(std::string_view t) {
+  for (std::string_view stem : {"NET/", "Cuda failure", "Call to ", "Connect to ", "Connection ",
+                                "socket", "Socket", "Proxy", "Bootstrap", "NVLS", "Message "}) {
+    if (StartsWith(t, stem)) return true;
+  }
+  return false;
+}
+
 bool IsCutWatchdogText(std::string_view t) {
   if (t.find("Watchdog caught collective operation timeout") != std::string_view::npos)
     return t.find(") ran for ") == std::string_view::npos;
@@ -734,7 +750,7 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
     std::string_view detail = trimmed;
     const std::string& head = state_->last_error_head;
     if (!head.empty() && StartsWith(detail, head)) detail = parse_internal::Trim(detail.substr(head.size()));
-    if (!detail.empty()) {
+    if (!detail.empty() && (!state_->last_error_implied || LooksLikeLastErrorText(detail))) {
       ctx.level = Level::kTorch;
       ctx.body = detail;
       event->data = Warning{parse_internal::ClassifyWarning(detail), detail};
@@ -743,12 +759,21 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
   }
   if (std::string_view head; IsLastErrorLine(trimmed, &head)) {
     state_->last_error_pending = true;
+    state_->last_error_implied = false;
     state_->last_error_head.assign(head);
     state_->last_error_origin.Set(line);
     state_->last_error_wait = State::kLastErrorWait;
     return ParseOutcome::kNotNccl;
   }
   if (parse_internal::ParseFramework(text, &ctx, &event->data)) {
+    if (const auto* fe = std::get_if<FrameworkEvent>(&event->data);
+        fe != nullptr && fe->kind == FrameworkKind::kNcclErrorDetail) {
+      state_->last_error_pending = true;
+      state_->last_error_implied = true;
+      state_->last_error_head.clear();
+      state_->last_error_origin.Set(line);
+      state_->last_error_wait = State::kLastErrorWait;
+    }
     if (const auto* tb = std::get_if<Traceback>(&event->data);
         tb != nullptr && tb->kind == TracebackKind::kFrame) {
       state_->frame_source = line.source;

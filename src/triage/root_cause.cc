@@ -543,7 +543,7 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     }
     if (!parts.empty()) rc.reasoning += fmt::format("; then {}", fmt::join(parts, "; "));
   }
-  if (!rc.reasoning.empty()) rc.reasoning += ".";
+  if (!rc.reasoning.empty() && rc.reasoning.back() != '.') rc.reasoning += ".";
   return rc;
 }
 

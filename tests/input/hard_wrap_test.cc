@@ -64,6 +64,27 @@ TEST(HardWrap, PastePaddedToItsWidthStopsAtThePadding) {
   EXPECT_EQ(r.number, (std::vector<uint64_t>{1, 9, 11}));
 }
 
+TEST(HardWrap, FirstLineWithAGluedBacktickCountsAtTheWrapWidth) {
+  // OpenRLHF#265: a terminal cut Ray's output at 149 columns; the writer's markdown backtick
+  // makes the first line 150 wide. Ray's worker-died message (with the node's IP) spans five.
+  const std::string log = testing::ReadFileOrDie(testing::TestData(
+      "real-world/openrlhf-265-terminal-wrapped-raylet-worker-died-10-0-1-75.log"));
+  EXPECT_EQ(HardWrapWidth(log), 149u);
+  const Read r = ReadAll(log);
+  ASSERT_EQ(r.text.size(), 2u);
+  EXPECT_NE(r.text[0].find("connection error code 2"), std::string::npos) << r.text[0];
+  EXPECT_NE(r.text[1].find("Worker IP address: 10.0.1.75 Worker port: 10230"), std::string::npos)
+      << r.text[1];
+  EXPECT_EQ(r.number, (std::vector<uint64_t>{1, 4}));
+}
+
+TEST(HardWrap, BacktickOnALaterLineDoesNotShortenIt) {
+  EXPECT_EQ(PasteLineWidth("```NCCL INFO x", true), 11u);
+  EXPECT_EQ(PasteLineWidth("```NCCL INFO x", false), 14u);
+  EXPECT_EQ(PasteLineWidth("````x\r", true), 2u);  // at most a fence's three
+  EXPECT_EQ(PasteLineWidth("``", true), 0u);
+}
+
 TEST(HardWrap, ChannelLinesOfOneLengthAreNotAWrap) {
   std::string log;
   for (int c = 0; c < 16; ++c) {

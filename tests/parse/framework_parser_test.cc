@@ -400,5 +400,44 @@ TEST(Framework, LastErrorWithoutADetailOfItsWorkerIsDropped) {
   EXPECT_EQ(std::get<Warning>(ev.data).category, WarnCategory::kPlugin);
 }
 
+TEST(Framework, RemoteErrorWhoseLastErrorLineRayDroppedStillGivesItsDetail) {
+  // AReaL#3: under Ray (prefix stripped: pid 43581) the "Last error:" line between PyTorch's
+  // interpretation of ncclRemoteError and NCCL's warning is missing (Ray folds a line several
+  // workers print alike); the warning's own text says what it is.
+  const std::string remote =
+      "ncclRemoteError: A call failed possibly due to a network error or a remote process "
+      "exiting prematurely.";
+  const std::string ib =
+      "NET/IB : Got completion from peer 10.10.11.9<51354> with status=5 opcode=0 len=0 vendor "
+      "err 249 (Recv) localGid ::ffff:10.10.15.1 remoteGids::ffff:10.10.14.4";
+  LineParser parser;
+  Event ev;
+  ASSERT_EQ(parser.Parse(WorkerLine(remote, 43581), &ev), ParseOutcome::kEvent);
+  ASSERT_EQ(parser.Parse(WorkerLine(ib, 43581), &ev), ParseOutcome::kEvent);
+  ASSERT_TRUE(std::holds_alternative<Warning>(ev.data));
+  EXPECT_EQ(ev.ctx.level, Level::kTorch);
+  EXPECT_EQ(std::get<Warning>(ev.data).category, WarnCategory::kIb);
+  // Only that next line: the same text later is not a detail.
+  EXPECT_EQ(parser.Parse(WorkerLine(ib, 43581), &ev), ParseOutcome::kNotNccl);
+}
+
+TEST(Framework, LineAfterARemoteErrorThatIsNoWarningTextIsNotTakenForOne) {
+  const std::string remote =
+      "ncclSystemError: System call (e.g. socket, malloc) or external "
+      "library call failed or device error.";
+  LineParser parser;
+  Event ev;
+  ASSERT_EQ(parser.Parse(WorkerLine(remote, 0), &ev), ParseOutcome::kEvent);
+  const ParseOutcome o = parser.Parse(WorkerLine("Traceback (most recent call last):", 0), &ev);
+  EXPECT_FALSE(o == ParseOutcome::kEvent && std::holds_alternative<Warning>(ev.data));
+  // With "Last error:" the next line is the detail whatever its text, as before.
+  ASSERT_EQ(parser.Parse(WorkerLine(remote, 0), &ev), ParseOutcome::kEvent);
+  EXPECT_EQ(parser.Parse(WorkerLine("Last error:", 0), &ev), ParseOutcome::kNotNccl);
+  ASSERT_EQ(
+      parser.Parse(WorkerLine("Error while creating shared memory segment /dev/shm/x", 0), &ev),
+      ParseOutcome::kEvent);
+  EXPECT_EQ(std::get<Warning>(ev.data).category, WarnCategory::kShm);
+}
+
 }  // namespace
 }  // namespace ncclscope

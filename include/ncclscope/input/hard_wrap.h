@@ -12,6 +12,11 @@ namespace ncclscope {
 /// columns and bytes differ, is not recognised as wrapped).
 size_t LineWidth(std::string_view line);
 
+/// Width of a paste's line for the wrap: LineWidth, except that the first line of a paste does
+/// not count a markdown backtick run glued to its start (`` `The actor is dead... `` or a fence
+/// glued to the text): the writer added it to a line the terminal had already cut.
+size_t PasteLineWidth(std::string_view line, bool first_line);
+
 /// True if `line` ends in two or more blanks: padded to the wrap width (a table's row, the last
 /// piece of a padded paste), so it ended where its text ended and nothing continues it.
 bool EndsInPadding(std::string_view line);
