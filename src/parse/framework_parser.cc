@@ -251,6 +251,13 @@ bool ClassifyMessage(std::string_view msg, int rank, int pg_id, std::string_view
     *data = KnownNoise{"torch"};
     return true;
   }
+  // Python's note that a destructor raised (`Exception ignored in: <function
+  // NCCLCommunicator.__del__ at 0x...>`, vLLM's after a failed init): the exception's own lines
+  // follow it and are read on their own.
+  if (StartsWith(msg, "Exception ignored in: <function ")) {
+    *data = KnownNoise{"torch"};
+    return true;
+  }
   if (Contains(msg, "Watchdog caught collective operation timeout")) {
     WatchdogTimeout w;
     // Glued behind a progress bar or a launcher's tag, "[Rank N]" is not at the start.

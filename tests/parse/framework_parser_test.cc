@@ -49,6 +49,14 @@ TEST(Framework, VllmPyNcclNamesTheNcclVersion) {
   EXPECT_TRUE(std::holds_alternative<KnownNoise>(q.event.data));
 }
 
+TEST(Framework, DestructorThatRaisedIsReadNotListed) {
+  // vllm#4114: after a failed init, Python notes that NCCLCommunicator's destructor raised; the
+  // exception's lines follow. Read (it names NCCL), not a line the tool is blind to.
+  auto p = ParseOne("Exception ignored in: <function NCCLCommunicator.__del__ at 0x7f4d8c3212d0>");
+  ASSERT_EQ(p.outcome, ParseOutcome::kEvent);
+  EXPECT_TRUE(std::holds_alternative<KnownNoise>(p.event.data));
+}
+
 TEST(Framework, WatchdogTimeoutOldWorkNcclWithoutRankTag) {
   auto p = ParseOne(
       "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
