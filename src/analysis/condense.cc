@@ -201,11 +201,9 @@ class Condenser {
       proc->DropPending(e.ctx.source);
     }
     if (NeedsLastErrorMarker(e)) {
-      CondensedLine marker;
-      marker.source = e.ctx.source;
-      marker.line = e.ctx.line > 0 ? e.ctx.line - 1 : 0;
-      marker.text = out_->arena.Add(LastErrorMarker(e));
-      out_->lines.push_back(std::move(marker));
+      AddMarker(e, LastErrorMarker(e));
+    } else if (NeedsStallHeader(e)) {
+      AddMarker(e, "Stalled ranks:");
     }
     out_->lines.push_back(MakeLine(e, &out_->arena));
   }
@@ -326,6 +324,29 @@ class Condenser {
       marker.assign(text.substr(0, static_cast<size_t>(w->message.data() - text.data())));
     }
     return marker + "Last error:";
+  }
+
+  /// A line before `e` that gives replay's parser the state it had when it parsed `e`.
+  void AddMarker(const Event& e, std::string_view text) {
+    CondensedLine marker;
+    marker.source = e.ctx.source;
+    marker.line = e.ctx.line > 0 ? e.ctx.line - 1 : 0;
+    marker.text = out_->arena.Add(text);
+    out_->lines.push_back(std::move(marker));
+  }
+
+  /// A rank line of Horovod's stall report that the parser read only because "Stalled ranks:"
+  /// came before it (LineParser keeps that too): replay needs a header before it.
+  static bool NeedsStallHeader(const Event& e) {
+    const auto* f = std::get_if<FrameworkEvent>(&e.data);
+    if (f == nullptr || f->kind != FrameworkKind::kStallMissing) return false;
+    LineParser fresh;
+    Line line;
+    line.text = e.ctx.text;
+    Event alone;
+    if (fresh.Parse(line, &alone) != ParseOutcome::kEvent) return true;
+    const auto* f2 = std::get_if<FrameworkEvent>(&alone.data);
+    return f2 == nullptr || f2->kind != FrameworkKind::kStallMissing;
   }
 
   /// A PyTorch-level warning that the parser produced only because the previous line was

@@ -122,9 +122,15 @@ void IncidentRecorder::NoteDesyncCulprits(const FrameworkEvent& f, const Inciden
   } else if (f.kind == FrameworkKind::kDesyncLagging) {
     type = kDesyncNotJoined;
     what = fmt::format("did not join collective #{} (finished the one before)", f.seq);
+  } else if (f.kind == FrameworkKind::kStallMissing) {
+    type = kStallMissingRank;
+    what = "did not submit a tensor the other ranks submitted and wait on";
   }
-  // "0, 1, 2": one incident per blamed rank; the line is the reporting rank's, not theirs.
-  std::string_view ranks = f.detail;
+  // "0, 1, 2": one incident per blamed rank; the line is the reporting rank's, not theirs. A
+  // Horovod rank line whose number the input layer took for a launcher's label has it in rank.
+  const std::string label_rank =
+      f.detail.empty() && f.rank >= 0 ? std::to_string(f.rank) : std::string();
+  std::string_view ranks = f.detail.empty() ? std::string_view(label_rank) : f.detail;
   while (!ranks.empty()) {
     const size_t comma = ranks.find(',');
     const std::optional<int64_t> rank = ParseInt64(TrimWhitespace(ranks.substr(0, comma)));
@@ -306,6 +312,7 @@ void IncidentRecorder::OnFrameworkEvent(const FrameworkEvent& f, const LineState
     case FrameworkKind::kDesyncStuck:
     case FrameworkKind::kDesyncLagging:
     case FrameworkKind::kDesyncNeverJoined:
+    case FrameworkKind::kStallMissing:
       NoteDesyncCulprits(f, BaseIncident(state, *job), ctx, src, job, quotes);
       return;
     case FrameworkKind::kWatchdogTerminated:

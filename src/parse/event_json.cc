@@ -33,7 +33,7 @@ constexpr std::string_view kFrameworkKinds[] = {
     "nccl_error_detail",    "heartbeat_timeout", "watchdog_terminated", "taking_down",
     "comm_aborted",         "init_timeout",      "dump_signal",         "process_signal",
     "child_failed",         "desync_stuck",      "desync_lagging",      "desync_never_joined",
-    "exit_without_destroy", "collective_stack",  "collective_frame"};
+    "exit_without_destroy", "collective_stack",  "collective_frame",    "stall_missing"};
 constexpr std::string_view kExitReporters[] = {"torchrun",   "deepspeed",   "mpirun", "slurm",
                                                "kubernetes", "kernel",      "python", "ray",
                                                "vllm",       "test_harness"};

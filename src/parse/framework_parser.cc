@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "body_parsers.h"
+#include "horovod_stall_parser.h"
 #include "process_end_parsers.h"
 #include "text_cursor.h"
 
@@ -477,7 +478,7 @@ bool ParseFramework(std::string_view text, EventContext* ctx, EventData* data) {
   if (rank >= 0 && ctx->torch_rank < 0) ctx->torch_rank = rank;
   std::string_view msg = Trim(c.rest());
   if (!ClassifyMessage(msg, rank >= 0 ? rank : ctx->torch_rank, pg_id, pg_desc, data) &&
-      !DispatchProcessEnd(msg, header, false, ctx, data)) {
+      !DispatchProcessEnd(msg, header, false, ctx, data) && !ParseHorovodMissingRanks(msg, data)) {
     return false;
   }
   ctx->level = Level::kTorch;

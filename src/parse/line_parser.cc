@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "body_parsers.h"
+#include "horovod_stall_parser.h"
 #include "ncclscope/base/ascii.h"
 #include "ncclscope/base/byte_words.h"
 #include "ncclscope/parse/nccl_locator.h"
-
-#include "body_parsers.h"
 #include "prefix_cache.h"
 #include "text_cursor.h"
 
@@ -70,6 +70,10 @@ struct LineParser::State {
   /// Lines of other processes still allowed before the detail; then "Last error:" is dropped.
   static constexpr int kLastErrorWait = 16;
   int last_error_wait = 0;
+  /// Horovod's "Stalled ranks:" was read: its rank lines follow (blank lines of a collector
+  /// that double-spaces may come between them); 0 when not in such a report.
+  static constexpr int kStallReportWait = 4;
+  int stall_report_wait = 0;
   parse_internal::PrefixCache prefixes;
   /// A message cut before its text ended (an empty body, or a connection line ending in "via"):
   /// interleaved output of another process or a terminal wrap moved the rest to a later line.
@@ -756,6 +760,25 @@ ParseOutcome LineParser::Parse(const Line& line, Event* event) {
       event->data = Warning{parse_internal::ClassifyWarning(detail), detail};
       return ParseOutcome::kEvent;
     }
+  }
+  // Horovod's stall report (0.19+): "Stalled ranks:", then "1: [HorovodAllreduce_...]" per rank.
+  if (state_->stall_report_wait > 0 || StartsWith(trimmed, "[Horovod")) {
+    if (trimmed.empty()) {
+      --state_->stall_report_wait;
+    } else if (parse_internal::ParseHorovodStalledRank(trimmed, &event->data) ||
+               parse_internal::ParseHorovodLabelledRank(trimmed, line.meta.launcher_rank,
+                                                        &event->data)) {
+      state_->stall_report_wait = State::kStallReportWait;
+      ctx.level = Level::kTorch;
+      ctx.body = trimmed;
+      return ParseOutcome::kEvent;
+    } else {
+      state_->stall_report_wait = 0;
+    }
+  }
+  if (parse_internal::IsHorovodStallHeader(trimmed)) {
+    state_->stall_report_wait = State::kStallReportWait;
+    return ParseOutcome::kNotNccl;
   }
   if (std::string_view head; IsLastErrorLine(trimmed, &head)) {
     state_->last_error_pending = true;

@@ -3,7 +3,10 @@
 // lagging/dead/mismatched ranks that caused the desync": those that joined a collective but did
 // not finish it, finished one but did not join the next, or never joined any. That is the
 // framework's own comparison of all ranks, so it names the stuck rank better than the timeouts
-// of the ranks that waited for it.
+// of the ranks that waited for it. Horovod's stall inspector is the same comparison (the
+// coordinator lists the ranks that did not submit a tensor the others submitted), printed as a
+// warning while the job waits: a rank that is only slow is listed until it catches up, so its
+// answer is medium.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,6 +79,8 @@ std::optional<RootCause> FromDesyncReport(const AttemptView& view) {
   rc.cls = CauseClass::kStuckRank;
   rc.confidence = Confidence::kHigh;
   const Incident& lead = *lines.front();
+  const bool horovod = std::all_of(lines.begin(), lines.end(),
+                                   [](const Incident* i) { return i->type == kStallMissingRank; });
   rc.what = lead.message;
   // One line of the report names several ranks: grouped back by what it says of them.
   std::vector<std::pair<std::string, std::vector<int>>> by_message;
@@ -90,10 +95,20 @@ std::optional<RootCause> FromDesyncReport(const AttemptView& view) {
     said.push_back(fmt::format("{} {} {}", ranks.size() == 1 ? "rank" : "ranks",
                                RankRanges(ranks), message));
   }
-  rc.reasoning = fmt::format(
-      "PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG), which compares every rank's "
-      "collectives, names the lagging rank(s): {}; the ranks that timed out were waiting for it",
-      fmt::join(said, "; "));
+  if (horovod) {
+    rc.confidence = Confidence::kMedium;
+    rc.reasoning = fmt::format(
+        "Horovod's stall inspector, which compares the tensors every rank submitted, reports: "
+        "{}; the other ranks wait for it (a rank that is only slow, in a checkpoint or an "
+        "uneven data loader, is listed too until it catches up)",
+        fmt::join(said, "; "));
+  } else {
+    rc.reasoning = fmt::format(
+        "PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG), which compares every rank's "
+        "collectives, names the lagging rank(s): {}; the ranks that timed out were waiting for "
+        "it",
+        fmt::join(said, "; "));
+  }
   for (int r : blamed) rc.culprits.push_back(view.CulpritOfRank(r));
   // The first timeout of the attempt dates the failure; the report's lines are the evidence.
   const Incident& when = timeout != nullptr ? *timeout : lead;

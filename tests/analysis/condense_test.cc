@@ -176,6 +176,38 @@ TEST(CondenseTest, ReplayKeepsLaunchFactsCommandLinesAndLibfabricLines) {
   }
 }
 
+// Horovod's stall report: a rank line that only its header makes one ("1: [allreduce.x]" after
+// "Missing ranks:", blank lines between) is replayed with a header before it, so condensed and
+// summarised inputs name the stalled rank as parsing does; and the two real pastes of the family.
+TEST(CondenseTest, ReplayKeepsHorovodStallReports) {
+  const std::string text =
+      "h1:10:10 [0] NCCL INFO cudaDriverVersion 13000\n"
+      "[2021-02-02 21:19:07.345988: W horovod/common/stall_inspector.cc:105] One or more tensors "
+      "were submitted to be reduced, gathered or broadcasted by subset of ranks\n"
+      "Missing ranks:\n"
+      "\n"
+      "1: [allreduce.layer1.weight, allreduce.layer1.bias]\n"
+      "h1:10:10 [0] NCCL INFO P2P Chunksize set to 131072\n";
+  const std::string want = ReportJson(AnalyzeText(text, "mem.log"));
+  EXPECT_NE(want.find("stuck-rank"), std::string::npos);
+  CondensedSet set;
+  set.inputs.push_back(
+      CondenseInput(MemoryByteSource(text.data(), text.size()), InputPath{"", "mem.log"}));
+  EXPECT_EQ(CondensedJson(RoundTrip(set)), want);
+  EXPECT_EQ(CondensedJson(std::move(set)), want);
+  for (const char* name : {"horovod-1012-mpirun-tag-glued-missing-ranks-1-broadcast-stall.log",
+                           "polyaxon-657-b-collector-prefix-glued-stderr-tags-stall-inspector-"
+                           "rank0.log"}) {
+    SCOPED_TRACE(name);
+    const std::string path = TestData(std::string("real-world/") + name);
+    const std::string want_file = AnalyzeJson({path});
+    EXPECT_NE(want_file.find("stuck-rank"), std::string::npos);
+    CondensedSet file_set = CondenseAll({path});
+    EXPECT_EQ(CondensedJson(RoundTrip(file_set)), want_file);
+    EXPECT_EQ(CondensedJson(std::move(file_set)), want_file);
+  }
+}
+
 TEST(SummaryFileTest, RejectsWhatIsNotASummary) {
   CondensedSet set;
   EXPECT_FALSE(ParseSummary("", "x", &set).ok());

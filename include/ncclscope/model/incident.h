@@ -56,6 +56,9 @@ enum class IncidentKind : uint8_t {
 inline constexpr std::string_view kDesyncJoinedNotFinished = "joined-not-finished";
 inline constexpr std::string_view kDesyncNotJoined = "not-joined";
 inline constexpr std::string_view kDesyncNeverJoined = "never-joined";
+/// Incident::type of a kDesyncCulprit from Horovod's stall inspector: the rank did not submit a
+/// tensor every other rank submitted.
+inline constexpr std::string_view kStallMissingRank = "stall-missing";
 
 /// Incident::type of a kOrderlyExit: what said the process was leaving: PyTorch's exit warning,
 /// or NCCL's destroy or abort of its world communicator.

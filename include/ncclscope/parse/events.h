@@ -368,6 +368,10 @@ enum class FrameworkKind : uint8_t {
   // "#2 main from /work/train.py:139"; detail = "barrier from .../distributed_c10d.py:5030",
   // seq = the frame's number.
   kCollectiveFrame,
+  // Horovod's stall inspector: ranks that did not submit a tensor every other rank submitted
+  // ("HorovodBroadcast_dense_0 [missing ranks: 1]"; "Stalled ranks:" then "1: [...]");
+  // detail = the ranks as printed ("1", "1, 3").
+  kStallMissing,
 };
 struct FrameworkEvent {
   FrameworkKind kind = FrameworkKind::kNcclErrorDetail;
