@@ -342,6 +342,17 @@ bool ParseNet(std::string_view body, EventData* data) {
       if (body.substr(0, 20).find("/Plugin") != std::string_view::npos) {
         return ParsePluginSlash(body, data);
       }
+      // nccl-rdma-sharp-plugins (HPC-X's libnccl-net.so) names itself as NCCL starts it:
+      // "Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so": an external net
+      // plugin was loaded.
+      if (StartsWith(body, "Plugin Path : ")) {
+        PluginEvent p;
+        p.kind = "NET";
+        p.action = PluginAction::kLoaded;
+        p.name = Trim(body.substr(14));
+        *data = p;
+        return true;
+      }
       return false;
   }
 }

@@ -120,7 +120,11 @@ std::vector<NetExpectation> ExpectedFastNetwork(const Job& job) {
           false, p.bootstrap_evidence);
     }
     for (const PluginNote& n : p.plugins) {
-      if (n.kind == "NET" && n.action == PluginAction::kLoaded && IsRdmaPluginName(n.name)) {
+      // A library path (HPC-X's "Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/...") is
+      // what the image ships, also on nodes without RDMA: only a plugin NCCL names as it loads
+      // it ("Loaded net plugin IBext_v8") says the job set out to use one.
+      if (n.kind == "NET" && n.action == PluginAction::kLoaded && IsRdmaPluginName(n.name) &&
+          n.name.find('/') == std::string::npos) {
         Add(&out, "an RDMA network plugin is loaded (" + n.name + ")", false, n.evidence);
       }
     }

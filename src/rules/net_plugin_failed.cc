@@ -26,6 +26,55 @@ struct Failure {
   std::vector<Evidence> evidence;
 };
 
+/// An external NET plugin (a library path or name, not NCCL's internal IB/Socket) that a process
+/// loaded ("NET/Plugin: Loaded net plugin ...", HPC-X's "Plugin Path : ..."), or empty.
+std::string_view ExternalNetPlugin(const PluginNote& n) {
+  if (n.kind != "NET" || n.action != PluginAction::kLoaded || n.name.empty()) return {};
+  if (IsSocketNetName(n.name) || n.name == "IB") return {};
+  return n.name;
+}
+
+/// Hosts of one job that disagree on the NET plugin: a library loaded on some, "Could not find:
+/// libnccl-net.so ... Using internal network plugin" on others (NVIDIA/nccl#1634: HPC-X's
+/// plugin on part of the nodes). The hosts run different images or library paths; their ranks
+/// may choose transports that do not match, which hangs or slows the traffic between them.
+template <typename Add>
+void AddPluginOnSomeHostsOnly(const Job& job, const Add& add) {
+  std::map<std::string, std::pair<int, Evidence>> loaded, missing;  // host → a process
+  std::string name;
+  for (size_t i = 0; i < job.processes.size(); ++i) {
+    const Process& p = job.processes[i];
+    if (p.host < 0) continue;
+    const std::string host = HostName(job, static_cast<int>(i));
+    for (const PluginNote& n : p.plugins) {
+      if (n.kind != "NET") continue;
+      if (const std::string_view ext = ExternalNetPlugin(n); !ext.empty()) {
+        loaded.emplace(host, std::make_pair(static_cast<int>(i), n.evidence));
+        if (name.empty()) name = std::string(ext);
+      } else if (n.action == PluginAction::kNotFound || n.action == PluginAction::kUsingInternal) {
+        missing.emplace(host, std::make_pair(static_cast<int>(i), n.evidence));
+      }
+    }
+  }
+  for (auto it = missing.begin(); it != missing.end();) {
+    it = loaded.count(it->first) > 0 ? missing.erase(it) : std::next(it);
+  }
+  if (loaded.empty() || missing.empty()) return;
+  auto hosts = [](const auto& m) {
+    std::vector<std::string> h;
+    for (const auto& [host, where] : m) h.push_back(host);
+    if (h.size() > 4) h.resize(4), h.push_back("...");
+    return JoinStrings(h, ", ");
+  };
+  const std::string what = "the hosts disagree on the NET plugin: " + name + " is loaded on " +
+                           hosts(loaded) + " but not found on " + hosts(missing) +
+                           ", which use NCCL's internal one (different images or library paths "
+                           "on the nodes): make every node load the same plugin";
+  for (const auto& [host, where] : loaded) add(what, Severity::kWarning, where.first, where.second);
+  for (const auto& [host, where] : missing)
+    add(what, Severity::kWarning, where.first, where.second);
+}
+
 class NetPluginFailedRule : public BasicRule {
  public:
   NetPluginFailedRule()
@@ -123,6 +172,7 @@ class NetPluginFailedRule : public BasicRule {
         }
       }
     }
+    AddPluginOnSomeHostsOnly(job, add);
     std::set<int> noted;  // Processes whose failure the plugin/OFI records already show.
     for (const auto& [what, fail] : failures)
       noted.insert(fail.processes.begin(), fail.processes.end());
