@@ -335,31 +335,33 @@ class Condenser {
     out_->lines.push_back(std::move(marker));
   }
 
+  /// What `text` gives a parser that has not seen the lines before it (its first event).
+  static bool ParseAlone(std::string_view text, Event* alone) {
+    LineParser fresh;
+    Line line;
+    line.text = text;
+    return fresh.Parse(line, alone) == ParseOutcome::kEvent;
+  }
+
   /// A rank line of Horovod's stall report that the parser read only because "Stalled ranks:"
   /// came before it (LineParser keeps that too): replay needs a header before it.
   static bool NeedsStallHeader(const Event& e) {
     const auto* f = std::get_if<FrameworkEvent>(&e.data);
     if (f == nullptr || f->kind != FrameworkKind::kStallMissing) return false;
-    LineParser fresh;
-    Line line;
-    line.text = e.ctx.text;
     Event alone;
-    if (fresh.Parse(line, &alone) != ParseOutcome::kEvent) return true;
+    if (!ParseAlone(e.ctx.text, &alone)) return true;
     const auto* f2 = std::get_if<FrameworkEvent>(&alone.data);
     return f2 == nullptr || f2->kind != FrameworkKind::kStallMissing;
   }
 
   /// A PyTorch-level warning that the parser produced only because the previous line was
   /// "Last error:" (LineParser keeps that one bit of state): replay needs that line too.
-  bool NeedsLastErrorMarker(const Event& e) {
+  static bool NeedsLastErrorMarker(const Event& e) {
     if (e.ctx.level != Level::kTorch) return false;
     const auto* w = std::get_if<Warning>(&e.data);
     if (!w) return false;
-    LineParser fresh;
-    Line line;
-    line.text = e.ctx.text;
     Event alone;
-    if (fresh.Parse(line, &alone) != ParseOutcome::kEvent) return true;
+    if (!ParseAlone(e.ctx.text, &alone)) return true;
     const auto* w2 = std::get_if<Warning>(&alone.data);
     return !w2 || alone.ctx.level != Level::kTorch || w2->message != w->message;
   }

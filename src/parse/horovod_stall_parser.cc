@@ -78,9 +78,16 @@ bool ParseHorovodStalledRank(std::string_view trimmed, EventData* data) {
 }
 
 bool ParseHorovodLabelledRank(std::string_view trimmed, int launcher_rank, EventData* data) {
-  if (launcher_rank < 0 || trimmed.size() < 3 || trimmed.front() != '[' ||
-      trimmed.find(']') == std::string_view::npos) {
-    return false;
+  if (launcher_rank < 0 || trimmed.size() < 3 || trimmed.front() != '[') return false;
+  // A list of tensor names ("allreduce.layer1.weight, HorovodAllreduce_grads_0 ..."), not a
+  // log head ("[2020-01-15 22:44:33.214399: W horovod/...]") or another tag ("[[1,0]<stderr>:").
+  const size_t close = trimmed.find(']');
+  if (close == std::string_view::npos || close < 2) return false;
+  for (char ch : trimmed.substr(1, close - 1)) {
+    const bool name = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '/' ||
+                      ch == ',' || ch == ' ' || ch == '-';
+    if (!name) return false;
   }
   FrameworkEvent fe = StallMissing({});
   fe.rank = launcher_rank;

@@ -74,6 +74,17 @@ TEST(HorovodStall, RankNumberTakenForALauncherLabelStillNamesTheRank) {
   EXPECT_TRUE(seen[0].detail.empty());
 }
 
+TEST(HorovodStall, LogHeadAfterAReportIsNotARankWhoseNumberWasALabel) {
+  // mpirun's `[1,0]<stderr>:` gave launcher_rank 0; the next warning's head starts with '['.
+  const auto seen = StallEvents({"Stalled ranks:", "[allreduce.x]",
+                                 "[2020-01-15 22:45:33.219918: W horovod/common/"
+                                 "stall_inspector.cc:105] One or more tensors were submitted",
+                                 "[[1,0]<stderr>:2020-01-15 22:45:33[1,0]<stderr>:."},
+                                /*launcher_rank=*/0);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].rank, 0);
+}
+
 TEST(HorovodStall, NumberedListsAndOtherBracketsAreNotStallReports) {
   EXPECT_TRUE(StallEvents({"0: [allreduce.layer1.weight]", "1: [1, 2, 3]",
                            "Stalled ops: none [missing ranks: all]", "x0: [HorovodAllreduce_a]"})
