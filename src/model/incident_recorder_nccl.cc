@@ -43,6 +43,18 @@ int InvalidRankRequested(std::string_view message) {
   return at == std::string_view::npos ? -1 : RankFollowedBy(message, at + kInvalid.size(), '/');
 }
 
+/// "rank 1 failed to get CUDA IPC handle to device 0 : 11 invalid argument" (NCCL 2.2-2.3's
+/// transport/p2p.cu; NCCL 1's "rank 12 failed to allocate device buffer"): NCCL's own rank of
+/// the printing process, which the message names first; -1 for any other message.
+int RankThatFailed(std::string_view message) {
+  constexpr std::string_view kRank = "rank ";
+  if (message.substr(0, kRank.size()) != kRank) return -1;
+  size_t i = kRank.size();
+  int64_t rank = -1;
+  if (!ReadNumber(message, &i, &rank) || rank > 1000000) return -1;
+  return message.substr(i, 11) == " failed to " ? static_cast<int>(rank) : -1;
+}
+
 std::string CommIdText(uint64_t id) { return fmt::format("{:#018x}", id); }
 
 }  // namespace
@@ -132,6 +144,8 @@ void IncidentRecorder::OnWarning(const Warning& w, const LineState& state, Job* 
   if (const int own = ProxyServiceRank(w.message); own >= 0) NoteStatedRank(ctx, own);
   // NCCL's "Invalid rank requested : R/N" states the rank the printer asked to be.
   if (const int own = InvalidRankRequested(w.message); own >= 0) NoteStatedRank(ctx, own);
+  // "rank 1 failed to get CUDA IPC handle to device 0": the printer's own rank.
+  if (const int own = RankThatFailed(w.message); own >= 0) NoteStatedRank(ctx, own);
   if (const Incident* kept = Push(std::move(i), ctx, src, job, quotes)) {
     warn_keys_.insert(WarnKey(kept->attempt, kept->message));
   }

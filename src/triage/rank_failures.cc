@@ -430,8 +430,24 @@ void JudgeFallout(const AttemptView& view, RankFailure* f) {
   }
   if (teardown_kind && h.teardown != nullptr && before(h.teardown)) {
     f->fallout = true;
+    f->torn_down = f->signal == 6;
     f->fallout_what = "taken down by PyTorch after an NCCL error";
     return;
+  }
+  // SIGABRT under PyTorch's "To avoid data inconsistency, we are taking the entire process
+  // down." printed without a rank or pid (a c10 line the launcher did not tag): that abort is
+  // ProcessGroupNCCL's own after a failed or timed-out collective, not a crash.
+  if (f->signal == 6 && h.teardown == nullptr) {
+    for (const Incident* i : view.incidents) {
+      if (i->kind == IncidentKind::kTeardown && i->rank < 0 && i->pid <= 0 && before(i) &&
+          i->evidence.source == death->evidence.source &&
+          Contains(i->message, "taking the entire process down")) {
+        f->fallout = true;
+        f->torn_down = true;
+        f->fallout_what = "taken down by PyTorch (SIGABRT) after a collective failed or timed out";
+        return;
+      }
+    }
   }
   if (f->cls == CauseClass::kNcclError || f->cls == CauseClass::kNetwork) {
     // A raised NCCL error whose text says a peer went away.

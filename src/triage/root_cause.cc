@@ -351,6 +351,45 @@ RootCause FromWatchdogFailure(const AttemptView& view, const Incident& first) {
   return rc;
 }
 
+/// A process PyTorch took down (SIGABRT after "we are taking the entire process down") while the
+/// input holds no timeout, no NCCL error of its own and no other failure: its watchdog found a
+/// collective that failed or timed out, and the lines that said which are not in the input. The
+/// peers' lost connections that follow are its departure.
+std::optional<RootCause> FromTakenDown(const AttemptView& view,
+                                       const std::vector<RankFailure>& failures) {
+  const RankFailure* torn = nullptr;
+  for (const RankFailure& f : failures) {
+    if (!f.fallout) return std::nullopt;  // a failure of its own explains more
+    if (f.torn_down && torn == nullptr) torn = &f;
+  }
+  if (torn == nullptr || triage_internal::FirstOwnNcclError(view) != nullptr) return std::nullopt;
+  RootCause rc;
+  rc.attempt = view.attempt;
+  rc.job_failed = true;
+  rc.cls = CauseClass::kTimeoutUnknown;
+  rc.confidence = Confidence::kLow;
+  rc.culprits.push_back(Culprit{torn->rank, torn->host, torn->pid});
+  rc.what =
+      "was taken down by PyTorch after a collective failed or timed out; the input does "
+      "not say which";
+  rc.reasoning = fmt::format(
+      "{} ended by SIGABRT after PyTorch's \"we are taking the entire process down\": its "
+      "watchdog found a collective that failed or timed out (the line that says which, and "
+      "why, is not in the input); the connections its peers lost afterwards are its departure",
+      triage_internal::RankText(torn->rank, torn->host, torn->pid));
+  rc.time = torn->first->time;
+  rc.time_text = torn->first->time_text;
+  for (const Incident* i : view.incidents) {
+    if (i->kind == IncidentKind::kTeardown && AttemptView::Before(i, torn->first) &&
+        (i->rank < 0 || i->rank == torn->rank)) {
+      rc.evidence.push_back(i->evidence);
+      break;
+    }
+  }
+  rc.evidence.push_back(torn->first->evidence);
+  return rc;
+}
+
 /// PyTorch's heartbeat monitor found a rank's watchdog thread stuck ("Heartbeat monitor timed
 /// out!", "ProcessGroupNCCL's watchdog got stuck for 600 seconds") and took the process down:
 /// an NCCL or CUDA call hung in it. With no error or timeout of any rank in the input, that is
@@ -452,6 +491,8 @@ RootCause AnalyzeAttempt(const Job& job, int attempt) {
     rc = *behind;
   } else if (timeouts) {
     rc = *timeouts;
+  } else if (std::optional<RootCause> torn = FromTakenDown(view, failures)) {
+    rc = *torn;
   } else if (std::optional<RootCause> nccl = triage_internal::FromNcclErrors(view)) {
     rc = *nccl;
   } else if (std::optional<RootCause> trail = triage_internal::FromErrorTrails(view)) {

@@ -56,6 +56,9 @@ struct RankFailure {
   /// exception, the exit): consequences of the cause, not the cause.
   std::vector<const Incident*> echoes;
   bool fallout = false;                     ///< A consequence of another failure.
+  /// Fallout of PyTorch's own teardown: ended by SIGABRT after "we are taking the entire process
+  /// down" (its watchdog found a failed or timed-out collective).
+  bool torn_down = false;
   std::string fallout_what;                 ///< How it suffered: "SIGTERM from the launcher".
   bool table_root_cause = false;            ///< torchelastic's "first observed failure".
   bool stale_id = false;                    ///< Joined an older attempt's NCCL id.
