@@ -408,9 +408,6 @@ bool Unlink(std::string_view s, std::string* out) {
 constexpr uint64_t kMaxCutDistance = 8;  // Lines between a cut message and its continuation.
 constexpr uint64_t kMaxTorchCutDistance = 2;  // The same for a wrapped PyTorch watchdog line.
 
-/// A PyTorch watchdog message that ends before its text does (a paste or terminal wrapped it):
-/// the timeout without the `) ran for N milliseconds` that closes its WorkNCCL(...), or the
-/// watchdog's exception line without its `last completed NCCL work: N`.
 /// Starts like the text of an NCCL warning that PyTorch prints after "Last error:" (its
 /// transport's message, a CUDA or system call that failed): "NET/IB : Got completion from peer
 /// ...", "Cuda failure 'out of memory'", "Call to connect returned Connection refused".
@@ -422,6 +419,9 @@ bool LooksLikeLastErrorText(std::string_view t) {
   return false;
 }
 
+/// A PyTorch watchdog message that ends before its text does (a paste or terminal wrapped it):
+/// the timeout without the `) ran for N milliseconds` that closes its WorkNCCL(...), or the
+/// watchdog's exception line without its `last completed NCCL work: N`.
 bool IsCutWatchdogText(std::string_view t) {
   if (t.find("Watchdog caught collective operation timeout") != std::string_view::npos)
     return t.find(") ran for ") == std::string_view::npos;
