@@ -12,6 +12,9 @@ constexpr std::string_view kFixDisagree =
     "collectives with the same sizes on every rank (NCCL_DEBUG_SUBSYS=COLL, or PyTorch's "
     "TORCH_DISTRIBUTED_DEBUG=DETAIL, shows which call differs).";
 
+// The table is laid out by hand, one entry's id, family, rule, severity and side on its
+// first line (clang-format would put each field on a line of its own).
+// clang-format off
 constexpr KnownMessage kConfigEntries[] = {
     // ---- Ranks that disagree ---------------------------------------------------------------
     {"ranks-collective-mismatch", "version-mismatch", "ranks-disagree", Severity::kError,
@@ -315,6 +318,7 @@ constexpr KnownMessage kConfigEntries[] = {
      {"init.cc:127 NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to "
       "system instablity or hang!"}},
 };
+// clang-format on
 
 }  // namespace
 

@@ -24,6 +24,9 @@ constexpr std::string_view kFixDisagreeConnection =
     "another job is still connecting to this job's ports (fresh MASTER_PORT per attempt, kill "
     "leftover processes), and that nothing else (port scanners, health checks) talks to them.";
 
+// The table is laid out by hand, one entry's id, family, rule, severity and side on its
+// first line (clang-format would put each field on a line of its own).
+// clang-format off
 constexpr KnownMessage kConnectionEntries[] = {
     // ---- The peer died ---------------------------------------------------------------------
     {"conn-closed-by-peer", "connection", "connection-error", Severity::kError,
@@ -353,6 +356,7 @@ constexpr KnownMessage kConnectionEntries[] = {
      "2.6.4+ \"Using network Socket\"",
      {"NCCL INFO Using network Socket"}},
 };
+// clang-format on
 
 }  // namespace
 

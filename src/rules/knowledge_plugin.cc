@@ -16,6 +16,9 @@ constexpr std::string_view kFixPlugin =
     "NCCL's plugin API (upgrade the plugin with NCCL), and NCCL_NET must name a network this "
     "node has (IB needs /dev/infiniband in the container).";
 
+// The table is laid out by hand, one entry's id, family, rule, severity and side on its
+// first line (clang-format would put each field on a line of its own).
+// clang-format off
 constexpr KnownMessage kPluginEntries[] = {
     {"ofi-no-provider", "net-plugin", "net-plugin-failed", Severity::kError, FailureSide::kNone,
      {"NET/OFI No eligible providers", "Couldn't find any optimal provider",
@@ -228,6 +231,7 @@ constexpr KnownMessage kPluginEntries[] = {
      {"NET/Plugin: Failed to find ncclNetPlugin symbol (>= v5). ncclNetPlugin symbols v4 and "
       "lower are not supported."}},
 };
+// clang-format on
 
 }  // namespace
 

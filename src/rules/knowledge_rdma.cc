@@ -26,6 +26,9 @@ constexpr std::string_view kFixGdr =
     "GPU and NIC under the same PCIe switch. On AWS use the EFA-enabled AMI and a recent "
     "aws-ofi-nccl.";
 
+// The table is laid out by hand, one entry's id, family, rule, severity and side on its
+// first line (clang-format would put each field on a line of its own).
+// clang-format off
 constexpr KnownMessage kRdmaEntries[] = {
     // ---- Completion errors (decoded by ibv_wc_status) --------------------------------------
     {"ib-completion-error", "ib", "ib-error", Severity::kError, FailureSide::kNone,
@@ -246,6 +249,7 @@ constexpr KnownMessage kRdmaEntries[] = {
      "2.7.3+ (NCCL_IB_GDR_LEVEL before)",
      {"NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC"}},
 };
+// clang-format on
 
 }  // namespace
 
